@@ -1,0 +1,115 @@
+// Package engines defines the Machine interface that every GDL engine
+// answers, the errors a game can cause while it is played, and the registry
+// of built-in engines.
+package engines
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/gdlperf/gdlperf/engines/gdl"
+)
+
+// State is an engine's native state. Only the machine that made it reads it.
+type State any
+
+// Move is an engine's native id of a ground move term.
+type Move int32
+
+// Machine answers the questions of a game's rules. Roles are numbered in
+// the order of the game's role facts. A Machine is not safe for concurrent
+// use.
+type Machine interface {
+	// Roles returns the roles' names, canonically printed.
+	Roles() []string
+	// Initial returns the initial state.
+	Initial() (State, error)
+	// Terminal reports whether s is terminal.
+	Terminal(s State) (bool, error)
+	// Legal returns the legal moves of role in s; it is a *GameError when
+	// there is none. The slice may be reused by the next call.
+	Legal(s State, role int) ([]Move, error)
+	// Next returns the state after the joint move (one move per role).
+	Next(s State, joint []Move) (State, error)
+	// Goals returns each role's goal value in s; a role with no or several
+	// goal values is a *GameError.
+	Goals(s State) ([]int, error)
+	// StateFacts returns the facts of s, canonically printed and sorted.
+	StateFacts(s State) []string
+	// MoveText returns the canonical text of a move.
+	MoveText(m Move) string
+}
+
+// ErrorKind classifies game errors.
+type ErrorKind string
+
+// The ways a valid-looking game can fail while it is played.
+const (
+	NoLegalMove    ErrorKind = "no-legal-move"
+	GoalCount      ErrorKind = "goal-count"
+	GoalValue      ErrorKind = "goal-value"
+	NonGround      ErrorKind = "non-ground"
+	BadMove        ErrorKind = "bad-move"
+	ResourceLimit  ErrorKind = "resource-limit"
+	UnsupportedErr ErrorKind = "unsupported"
+)
+
+// GameError is a failure of the game's rules found while playing it, with
+// the game's own terms in the message.
+type GameError struct {
+	Kind ErrorKind
+	Msg  string
+}
+
+func (e *GameError) Error() string { return string(e.Kind) + ": " + e.Msg }
+
+// Errorf returns a *GameError.
+func Errorf(kind ErrorKind, format string, args ...any) *GameError {
+	return &GameError{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Engine is a built-in engine.
+type Engine struct {
+	Name string
+	// Version changes whenever the engine's code does.
+	Version string
+	// New builds a machine for a loaded game. It is the engine's setup
+	// (analysis, grounding, code generation) and is not timed as rollouts.
+	New func(g *gdl.Game) (Machine, error)
+}
+
+var (
+	mu       sync.Mutex
+	registry = map[string]Engine{}
+)
+
+// Register adds a built-in engine; engine packages call it from init.
+func Register(e Engine) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[e.Name]; dup {
+		panic("engines: duplicate engine " + e.Name)
+	}
+	registry[e.Name] = e
+}
+
+// Lookup returns the built-in engine name.
+func Lookup(name string) (Engine, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	e, ok := registry[name]
+	return e, ok
+}
+
+// List returns the registered engines sorted by name.
+func List() []Engine {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]Engine, 0, len(registry))
+	for _, e := range registry {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
