@@ -1,0 +1,35 @@
+# gdlperf — make targets. Go 1.26 or newer; ../shared beside the repo for the
+# corpus tests (they skip without it).
+GO ?= go
+BIN ?= bin/gdlperf
+
+.PHONY: build test bench lint fuzz corpus-check clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/gdlperf
+
+# The test command of README.md and CI.
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# Fuzz the GDL reader and validator for a while (FUZZTIME=2m by default).
+FUZZTIME ?= 2m
+fuzz:
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./engines/gdl/
+	$(GO) test -run='^$$' -fuzz=FuzzCheck -fuzztime=$(FUZZTIME) ./engines/gdl/
+
+# The prover plays 3 seeded rollouts of every valid mirrored game (60 s
+# budget per game) and lists the games that fail. Long: not part of `test`.
+corpus-check:
+	GDLPERF_CORPUS=1 $(GO) test -count=1 -timeout=0 -run=TestCorpusRollouts -v ./engines/prover/
+
+clean:
+	rm -rf bin

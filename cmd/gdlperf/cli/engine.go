@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/rollout"
+)
+
+// NewCmdEngine builds "gdlperf engine ...": the engine process and its tools.
+func NewCmdEngine(streams *IO) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "engine",
+		Short: "Run, trace and list the built-in engines",
+	}
+	cmd.AddCommand(newCmdEngineList(streams), NewCmdEngineRun(streams, nil), NewCmdEngineTrace(streams, nil))
+	return cmd
+}
+
+func newCmdEngineList(streams *IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the built-in engines and their versions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := tabwriter.NewWriter(streams.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "ENGINE\tVERSION\tKIND")
+			for _, e := range engines.List() {
+				fmt.Fprintf(w, "%s\t%s\tbuilt-in\n", e.Name, e.Version)
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func lookupEngine(name string) (engines.Engine, error) {
+	e, ok := engines.Lookup(name)
+	if !ok {
+		var names []string
+		for _, e := range engines.List() {
+			names = append(names, e.Name)
+		}
+		return e, withCode(ExitUsage, fmt.Errorf("no built-in engine %q; the engines are %v", name, names))
+	}
+	return e, nil
+}
+
+// EngineRunOptions are the options of gdlperf engine run.
+type EngineRunOptions struct {
+	IO      *IO
+	Engine  string
+	Game    string
+	Result  string
+	Seconds int
+	Seed    uint64
+}
+
+// NewCmdEngineRun builds "gdlperf engine run NAME GAME RESULT SECONDS", the
+// engine process of one benchmark run.
+func NewCmdEngineRun(streams *IO, runF func(*EngineRunOptions) error) *cobra.Command {
+	opts := &EngineRunOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "run NAME GAME_FILE RESULT_FILE SECONDS",
+		Short: "Run random rollouts for SECONDS and write a gdl-perf result file",
+		Long: `Run is the engine process of one benchmark run (the gdl-perf protocol): it
+loads GAME_FILE (or builtin:NAME), builds the engine (setup, not timed), runs
+random rollouts for SECONDS and writes RESULT_FILE as "key = value" lines:
+version, millisecondsTaken, numStateChanges, numRollouts, initMilliseconds,
+peakRSSKiB, gomaxprocs and seed; or version and errorMessage on failure, with
+exit status 1.`,
+		Args: cobra.ExactArgs(4),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Engine, opts.Game, opts.Result = args[0], args[1], args[2]
+			n, err := strconv.Atoi(args[3])
+			if err != nil || n < 0 {
+				return withCode(ExitUsage, fmt.Errorf("SECONDS must be a whole number of seconds, not %q", args[3]))
+			}
+			opts.Seconds = n
+			if runF != nil {
+				return runF(opts)
+			}
+			return runEngineRun(opts)
+		},
+	}
+	cmd.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the random move choices")
+	return cmd
+}
+
+func runEngineRun(opts *EngineRunOptions) error {
+	e, err := lookupEngine(opts.Engine)
+	if err != nil {
+		res := &rollout.Result{}
+		res.Set("version", "unknown")
+		res.Set("errorMessage", err.Error())
+		if werr := res.WriteFile(opts.Result); werr != nil {
+			return withCode(ExitFailure, fmt.Errorf("%v; and writing the result file: %v", err, werr))
+		}
+		return err
+	}
+	name, src, err := readGame(opts.Game)
+	var res *rollout.Result
+	if err != nil {
+		res = &rollout.Result{}
+		res.Set("version", e.Version)
+		res.Set("errorMessage", err.Error())
+	} else {
+		res, err = rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Seed: opts.Seed}.Run()
+	}
+	if werr := res.WriteFile(opts.Result); werr != nil {
+		return withCode(ExitFailure, fmt.Errorf("writing the result file: %w", werr))
+	}
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	return nil
+}
+
+// EngineTraceOptions are the options of gdlperf engine trace.
+type EngineTraceOptions struct {
+	IO       *IO
+	Engine   string
+	Game     string
+	Trace    string
+	Seed     uint64
+	Rollouts int
+}
+
+// NewCmdEngineTrace builds "gdlperf engine trace NAME GAME TRACE".
+func NewCmdEngineTrace(streams *IO, runF func(*EngineTraceOptions) error) *cobra.Command {
+	opts := &EngineTraceOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "trace NAME GAME_FILE TRACE_FILE",
+		Short: "Write a trace of seeded random rollouts (JSON Lines) for correctness checks",
+		Long: `Trace plays --rollouts random rollouts with moves chosen by --seed from the
+legal moves sorted by their text, and writes every state, legal move set,
+joint move, terminal flag and goal vector as JSON Lines to TRACE_FILE ("-"
+for standard output). Every correct engine writes the same bytes for the
+same game and seed.`,
+		Args: cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Engine, opts.Game, opts.Trace = args[0], args[1], args[2]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runEngineTrace(opts)
+		},
+	}
+	cmd.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the move choices")
+	cmd.Flags().IntVar(&opts.Rollouts, "rollouts", 1, "number of rollouts")
+	return cmd
+}
+
+func runEngineTrace(opts *EngineTraceOptions) error {
+	e, err := lookupEngine(opts.Engine)
+	if err != nil {
+		return err
+	}
+	if opts.Rollouts < 0 {
+		return withCode(ExitUsage, fmt.Errorf("--rollouts must not be negative"))
+	}
+	name, src, err := readGame(opts.Game)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	g, err := gdl.Load(name, src)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	m, err := e.New(g)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	if opts.Trace == "-" {
+		w := bufio.NewWriter(opts.IO.Out)
+		terr := rollout.Trace(w, m, e.Name, e.Version, opts.Seed, opts.Rollouts)
+		if err := w.Flush(); err != nil {
+			return withCode(ExitFailure, err)
+		}
+		if terr != nil {
+			return withCode(ExitFailure, terr)
+		}
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(opts.Trace), ".trace-*")
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	terr := rollout.Trace(tmp, m, e.Name, e.Version, opts.Seed, opts.Rollouts)
+	if cerr := tmp.Close(); cerr != nil && terr == nil {
+		terr = cerr
+	}
+	// The trace is kept even when the game failed: its last line says where.
+	if err := os.Rename(tmp.Name(), opts.Trace); err != nil {
+		os.Remove(tmp.Name())
+		return withCode(ExitFailure, err)
+	}
+	if terr != nil {
+		return withCode(ExitFailure, terr)
+	}
+	return nil
+}
