@@ -18,7 +18,10 @@ type Process struct {
 	File    string // the game's file name, for messages
 	Rules   []byte // the game's text
 	Seconds int
-	Seed    uint64
+	// Rollouts > 0 selects fixed-work mode: exactly this many rollouts,
+	// chosen as in a trace, and the time they take is the measure.
+	Rollouts int
+	Seed     uint64
 }
 
 // Run performs the run and returns the result file's content. A failure
@@ -48,7 +51,12 @@ func (p Process) Run() (res *Result, err error) {
 		return fail(err)
 	}
 	initMs := time.Since(start).Milliseconds()
-	st, err := Run(m, time.Duration(p.Seconds)*time.Second, p.Seed)
+	var st Stats
+	if p.Rollouts > 0 {
+		st, err = RunFixed(m, p.Rollouts, p.Seed)
+	} else {
+		st, err = Run(m, time.Duration(p.Seconds)*time.Second, p.Seed)
+	}
 	if err != nil {
 		return fail(err)
 	}

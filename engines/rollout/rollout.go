@@ -5,6 +5,8 @@ package rollout
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
@@ -72,4 +74,70 @@ func Run(m engines.Machine, d time.Duration, seed uint64) (Stats, error) {
 			return st, nil
 		}
 	}
+}
+
+// RunFixed plays exactly n rollouts, each chosen as in a trace (rollout r
+// draws from rand.New(rand.NewPCG(seed, r)) over the legal moves sorted by
+// their text), so every correct engine does the same work and only the time
+// differs. Move texts are cached per move, so the sort costs little.
+func RunFixed(m engines.Machine, n int, seed uint64) (Stats, error) {
+	roles := len(m.Roles())
+	joint := make([]engines.Move, roles)
+	texts := map[engines.Move]string{}
+	text := func(mv engines.Move) string {
+		t, ok := texts[mv]
+		if !ok {
+			t = m.MoveText(mv)
+			texts[mv] = t
+		}
+		return t
+	}
+	var sorted []engines.Move
+	var st Stats
+	start := time.Now()
+	for r := 0; r < n; r++ {
+		rng := rand.New(rand.NewPCG(seed, uint64(r)))
+		s, err := m.Initial()
+		if err != nil {
+			st.Elapsed = time.Since(start)
+			return st, err
+		}
+		for step := 0; ; step++ {
+			if step >= MaxTraceSteps {
+				st.Elapsed = time.Since(start)
+				return st, engines.Errorf(engines.ResourceLimit, "rollout %d did not end within %d steps", r, MaxTraceSteps)
+			}
+			term, err := m.Terminal(s)
+			if err != nil {
+				st.Elapsed = time.Since(start)
+				return st, err
+			}
+			if term {
+				break
+			}
+			for role := 0; role < roles; role++ {
+				legal, err := m.Legal(s, role)
+				if err != nil {
+					st.Elapsed = time.Since(start)
+					return st, err
+				}
+				sorted = append(sorted[:0], legal...)
+				slices.SortFunc(sorted, func(a, b engines.Move) int { return strings.Compare(text(a), text(b)) })
+				sorted = slices.CompactFunc(sorted, func(a, b engines.Move) bool { return text(a) == text(b) })
+				joint[role] = sorted[rng.IntN(len(sorted))]
+			}
+			if s, err = m.Next(s, joint); err != nil {
+				st.Elapsed = time.Since(start)
+				return st, err
+			}
+			st.StateChanges++
+		}
+		if _, err := m.Goals(s); err != nil {
+			st.Elapsed = time.Since(start)
+			return st, err
+		}
+		st.Rollouts++
+	}
+	st.Elapsed = time.Since(start)
+	return st, nil
 }

@@ -55,12 +55,13 @@ func lookupEngine(name string) (engines.Engine, error) {
 
 // EngineRunOptions are the options of gdlperf engine run.
 type EngineRunOptions struct {
-	IO      *IO
-	Engine  string
-	Game    string
-	Result  string
-	Seconds int
-	Seed    uint64
+	IO       *IO
+	Engine   string
+	Game     string
+	Result   string
+	Seconds  int
+	Rollouts int
+	Seed     uint64
 }
 
 // NewCmdEngineRun builds "gdlperf engine run NAME GAME RESULT SECONDS", the
@@ -91,6 +92,7 @@ exit status 1.`,
 		},
 	}
 	cmd.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the random move choices")
+	cmd.Flags().IntVar(&opts.Rollouts, "rollouts", 0, "fixed-work mode: play exactly this many seeded rollouts (as in a trace) and measure their time; SECONDS is ignored")
 	return cmd
 }
 
@@ -112,7 +114,7 @@ func runEngineRun(opts *EngineRunOptions) error {
 		res.Set("version", e.Version)
 		res.Set("errorMessage", err.Error())
 	} else {
-		res, err = rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Seed: opts.Seed}.Run()
+		res, err = rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Rollouts: opts.Rollouts, Seed: opts.Seed}.Run()
 	}
 	if werr := res.WriteFile(opts.Result); werr != nil {
 		return withCode(ExitFailure, fmt.Errorf("writing the result file: %w", werr))

@@ -1,0 +1,113 @@
+package harness
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/results"
+)
+
+// fakeEngine writes a shell script engine: it gets GAME RESULT SECONDS as
+// $1 $2 $3.
+func fakeEngine(t *testing.T, body string) *Engine {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "engine.sh")
+	require.NoError(t, os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+	return &Engine{Name: "fake", Version: "1", Command: []string{path}}
+}
+
+const okResult = `printf 'version = 1\nmillisecondsTaken = 1000\nnumStateChanges = 5000\nnumRollouts = 100\n' > "$2"`
+
+func runFake(t *testing.T, body string, o ChildOptions) Outcome {
+	t.Helper()
+	e := fakeEngine(t, body)
+	dir := t.TempDir()
+	game := filepath.Join(dir, "game.kif")
+	require.NoError(t, os.WriteFile(game, []byte("(role r)"), 0o644))
+	if o.Limit == 0 {
+		o.Limit = 5 * time.Second
+	}
+	if o.CPU == 0 {
+		o.CPU = -1
+	}
+	return RunChild(context.Background(), e, []string{game, filepath.Join(dir, "result.txt"), "1"}, filepath.Join(dir, "result.txt"), o)
+}
+
+func TestChildFaults(t *testing.T) {
+	tests := []struct {
+		name       string
+		body       string
+		opts       ChildOptions
+		wantStatus string
+		wantError  string
+		maxWall    time.Duration
+	}{
+		{name: "ok", body: okResult, wantStatus: results.StatusOK},
+		{name: "crash by signal", body: "kill -SEGV $$", wantStatus: results.StatusCrash, wantError: "signal"},
+		{name: "non-zero exit, no result", body: "echo boom >&2; exit 3", wantStatus: results.StatusCrash, wantError: "exit status 3"},
+		{name: "hang", body: "sleep 100", opts: ChildOptions{Limit: 500 * time.Millisecond}, wantStatus: results.StatusTimeout, maxWall: 4 * time.Second},
+		{name: "ignores SIGTERM", body: "trap '' TERM; while :; do sleep 1; done", opts: ChildOptions{Limit: 300 * time.Millisecond}, wantStatus: results.StatusTimeout, maxWall: 5 * time.Second},
+		{name: "grandchild keeps pipes open", body: "sleep 100 & " + okResult, wantStatus: results.StatusOK, maxWall: 4 * time.Second},
+		{name: "megabytes on stdout", body: "head -c 30000000 /dev/zero; " + okResult, wantStatus: results.StatusOK},
+		{name: "deletes its result file", body: "rm -f \"$2\"", wantStatus: results.StatusError, wantError: "deleted its result file"},
+		{name: "garbage", body: `printf 'version = 1\n\x01\x02 garbage\nmillisecondsTaken = 1000\nnumStateChanges = 5\nnumRollouts = 1\n' > "$2"`, wantStatus: results.StatusError, wantError: "garbage"},
+		{name: "no version", body: `printf 'millisecondsTaken = 1000\nnumStateChanges = 5\nnumRollouts = 1\n' > "$2"`, wantStatus: results.StatusError, wantError: "no version"},
+		{name: "exit 0 with no result", body: "exit 0", wantStatus: results.StatusError, wantError: "no result"},
+		{name: "negative count", body: `printf 'version = 1\nmillisecondsTaken = 1000\nnumStateChanges = -5\nnumRollouts = 1\n' > "$2"`, wantStatus: results.StatusError, wantError: "not a count"},
+		{name: "absurd count", body: `printf 'version = 1\nmillisecondsTaken = 1000\nnumStateChanges = 99999999999999\nnumRollouts = 1\n' > "$2"`, wantStatus: results.StatusError, wantError: "not believable"},
+		{name: "engine error", body: `printf 'version = 1\nerrorMessage = no legal move\n' > "$2"; exit 1`, wantStatus: results.StatusError, wantError: "no legal move"},
+		{name: "memory without bound", body: "tail /dev/zero", opts: ChildOptions{MemoryLimit: 200 << 20}, wantStatus: results.StatusError, wantError: "memory limit", maxWall: 20 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			out := runFake(t, tt.body, tt.opts)
+			assert.Equal(t, tt.wantStatus, out.Status, "error: %s; stderr: %s", out.Error, out.StderrTail)
+			if tt.wantError != "" {
+				assert.Contains(t, out.Error, tt.wantError)
+			}
+			if tt.maxWall > 0 {
+				assert.Less(t, time.Since(start), tt.maxWall)
+			}
+		})
+	}
+}
+
+func TestChildKeepsStderrTail(t *testing.T) {
+	out := runFake(t, "i=0; while [ $i -lt 1000 ]; do echo line $i >&2; i=$((i+1)); done; exit 2", ChildOptions{})
+	assert.Equal(t, results.StatusCrash, out.Status)
+	assert.True(t, strings.HasSuffix(out.StderrTail, "line 999"), out.StderrTail)
+	assert.NotContains(t, out.StderrTail, "line 1 ")
+}
+
+func TestChildPinnedToCPU(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("needs 2 CPUs")
+	}
+	out := runFake(t, `grep Cpus_allowed_list /proc/self/status >&2; exit 1`, ChildOptions{CPU: 1})
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc")
+	}
+	assert.Contains(t, out.StderrTail, "Cpus_allowed_list:")
+	// The shell's own mask is the one it was started with.
+	assert.Regexp(t, `Cpus_allowed_list:\s+1$`, out.StderrTail)
+}
+
+func TestChildInterrupted(t *testing.T) {
+	e := fakeEngine(t, "sleep 100")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	out := RunChild(ctx, e, nil, filepath.Join(dir, "r.txt"), ChildOptions{Limit: time.Minute, CPU: -1})
+	assert.True(t, out.Interrupted)
+	assert.Less(t, time.Since(start), 5*time.Second)
+}

@@ -1,0 +1,107 @@
+package harness
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func planFixture() ([]*Game, []*Engine) {
+	games := []*Game{{Key: "BUILTIN/b/x"}, {Key: "BUILTIN/a/y"}, {Key: "BUILTIN/c/z"}}
+	engines := []*Engine{{Name: "tupleprover", Version: "2"}, {Name: "prover", Version: "1"}}
+	return games, engines
+}
+
+func TestPlanIsDeterministicAndInterleaved(t *testing.T) {
+	games, engines := planFixture()
+	o := Options{Seconds: 30, Repetitions: 3, Seed: 42}
+	a := Plan(games, engines, o)
+	// Input order does not matter.
+	b := Plan([]*Game{games[2], games[0], games[1]}, []*Engine{engines[1], engines[0]}, o)
+	require.Len(t, a, 3*2*3)
+	for i := range a {
+		assert.Equal(t, a[i].Key, b[i].Key)
+	}
+	// Rounds: every (game, engine) pair once per repetition, in order.
+	for rep := 0; rep < 3; rep++ {
+		seen := map[string]bool{}
+		for _, r := range a[rep*6 : rep*6+6] {
+			assert.Equal(t, rep, r.Repetition)
+			seen[r.Game.Key+" "+r.Engine.Name] = true
+		}
+		assert.Len(t, seen, 6)
+	}
+	// Run keys are unique; seeds agree across engines of one game and repetition.
+	keys := map[string]bool{}
+	seeds := map[string]uint64{}
+	for _, r := range a {
+		assert.False(t, keys[r.Key], "duplicate run key")
+		keys[r.Key] = true
+		k := fmt.Sprint(r.Game.Key, r.Repetition)
+		if s, ok := seeds[k]; ok {
+			assert.Equal(t, s, r.Seed)
+		}
+		seeds[k] = r.Seed
+	}
+	// Another campaign seed: another order.
+	c := Plan(games, engines, Options{Seconds: 30, Repetitions: 3, Seed: 43})
+	same := true
+	for i := range a {
+		if a[i].Game != c[i].Game || a[i].Engine != c[i].Engine {
+			same = false
+		}
+	}
+	assert.False(t, same)
+}
+
+func TestPlanKeyChangesWithVersionAndTarget(t *testing.T) {
+	games, engines := planFixture()
+	base := Plan(games[:1], engines[1:], Options{Seconds: 30, Seed: 1})[0].Key
+	engines[1].Version = "1b"
+	assert.NotEqual(t, base, Plan(games[:1], engines[1:], Options{Seconds: 30, Seed: 1})[0].Key)
+	engines[1].Version = "1"
+	assert.Equal(t, base, Plan(games[:1], engines[1:], Options{Seconds: 30, Seed: 1})[0].Key)
+	assert.NotEqual(t, base, Plan(games[:1], engines[1:], Options{Seconds: 2, Seed: 1})[0].Key)
+	assert.NotEqual(t, base, Plan(games[:1], engines[1:], Options{Rollouts: 30, Seed: 1})[0].Key)
+}
+
+func TestShardsPartitionByGame(t *testing.T) {
+	var games []*Game
+	for i := 0; i < 10; i++ {
+		games = append(games, &Game{Key: fmt.Sprintf("BASE/g%02d/h", i)})
+	}
+	_, engines := planFixture()
+	o := Options{Seconds: 1, Repetitions: 2, Seed: 7}
+	all := Plan(games, engines, o)
+	union := map[string]bool{}
+	gameShard := map[string]int{}
+	for i := 0; i < 4; i++ {
+		o.Shard = Shard{I: i, N: 4}
+		for _, r := range Plan(games, engines, o) {
+			assert.False(t, union[r.Key])
+			union[r.Key] = true
+			if s, ok := gameShard[r.Game.Key]; ok {
+				assert.Equal(t, s, i, "one game, one shard")
+			}
+			gameShard[r.Game.Key] = i
+		}
+	}
+	assert.Len(t, union, len(all))
+}
+
+func TestParseShard(t *testing.T) {
+	s, err := ParseShard("2/4")
+	require.NoError(t, err)
+	assert.Equal(t, Shard{I: 2, N: 4}, s)
+	for _, bad := range []string{"4/4", "-1/2", "a/b", "1", "0/0"} {
+		_, err := ParseShard(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestLimit(t *testing.T) {
+	assert.Equal(t, "4m0s", Limit(Options{Seconds: 30}).String())
+	assert.Equal(t, "1m2s", Limit(Options{Seconds: 2}).String())
+}
