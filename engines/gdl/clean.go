@@ -15,7 +15,7 @@ import "fmt"
 //
 // Findings say what was rewritten and what could not be.
 func Clean(file string, rules []*Rule, lim Limits) ([]*Rule, Findings) {
-	c := &cleaner{file: file, lim: lim}
+	c := &cleaner{file: file, lim: lim, warned: map[Pos]bool{}}
 	var out []*Rule
 	for _, r := range rules {
 		alts := c.expand(r)
@@ -24,6 +24,9 @@ func Clean(file string, rules []*Rule, lim Limits) ([]*Rule, Findings) {
 		}
 		for _, body := range alts {
 			nr := c.equalities(&Rule{Head: r.Head, Body: body, Pos: r.Pos})
+			if c.over {
+				return out, c.findings
+			}
 			if nr == nil {
 				continue
 			}
@@ -38,8 +41,10 @@ type cleaner struct {
 	file     string
 	lim      Limits
 	findings Findings
-	count    int
+	rules    int // rules produced so far
+	lits     int // body literals produced so far
 	over     bool
+	warned   map[Pos]bool // (not (distinct ..)) literals already reported
 }
 
 func (c *cleaner) add(sev Severity, code string, pos Pos, format string, args ...any) {
@@ -49,16 +54,28 @@ func (c *cleaner) add(sev Severity, code string, pos Pos, format string, args ..
 // expand returns the bodies of the or-free rules that r stands for.
 func (c *cleaner) expand(r *Rule) [][]*Literal {
 	bodies := [][]*Literal{nil}
+	hasOr := false
 	for _, l := range r.Body {
 		alts := c.alternatives(l)
 		if alts == nil {
 			return nil
 		}
 		if len(alts) == 1 {
+			if len(bodies) > 1 && !c.budget(r, len(bodies), len(bodies)*(len(bodies[0])+len(alts[0])), true) {
+				return nil
+			}
 			for i := range bodies {
 				bodies[i] = append(bodies[i], alts[0]...)
 			}
 			continue
+		}
+		hasOr = true
+		longest := 0
+		for _, a := range alts {
+			longest = max(longest, len(a))
+		}
+		if !c.budget(r, len(bodies)*len(alts), len(bodies)*len(alts)*(len(bodies[0])+longest), true) {
+			return nil
 		}
 		next := make([][]*Literal, 0, len(bodies)*len(alts))
 		for _, b := range bodies {
@@ -69,24 +86,38 @@ func (c *cleaner) expand(r *Rule) [][]*Literal {
 			}
 		}
 		bodies = next
-		if !c.budget(r, len(bodies)) {
-			return nil
-		}
 	}
-	if !c.budget(r, len(bodies)) {
+	n := 0
+	for _, b := range bodies {
+		n += len(b)
+	}
+	if !c.budget(r, len(bodies), n, hasOr) {
 		return nil
 	}
-	c.count += len(bodies)
+	c.rules += len(bodies)
+	c.lits += n
 	return bodies
 }
 
-func (c *cleaner) budget(r *Rule, n int) bool {
-	if c.lim.MaxRules > 0 && c.count+n > c.lim.MaxRules {
-		c.add(Error, CodeOrExpansion, r.Pos, "expanding (or ...) gives more than %d rules; the game is too large", c.lim.MaxRules)
-		c.over = true
-		return false
+// budget reports whether rules more rules with lits more literals fit in the
+// limits, and reports an error when they do not.
+func (c *cleaner) budget(r *Rule, rules, lits int, or bool) bool {
+	maxLits := c.lim.MaxNodes
+	over := c.lim.MaxRules > 0 && c.rules+rules > c.lim.MaxRules || maxLits > 0 && c.lits+lits > maxLits
+	if !over {
+		return true
 	}
-	return true
+	what := ""
+	if or {
+		what = " once (or ...) is expanded"
+	}
+	code := CodeLimit
+	if or {
+		code = CodeOrExpansion
+	}
+	c.add(Error, code, r.Pos, "the game has more than %d rules or %d literals%s; it is too large", c.lim.MaxRules, maxLits, what)
+	c.over = true
+	return false
 }
 
 // alternatives returns l as a disjunction of conjunctions of or-free
@@ -129,6 +160,12 @@ func (c *cleaner) alternatives(l *Literal) [][]*Literal {
 				if a == nil {
 					return nil
 				}
+				if len(a) == 1 {
+					for i := range conj {
+						conj[i] = append(conj[i], a[0]...)
+					}
+					continue
+				}
 				var next [][]*Literal
 				for _, x := range conj {
 					for _, y := range a {
@@ -154,33 +191,93 @@ func (c *cleaner) alternatives(l *Literal) [][]*Literal {
 // equalities rewrites (not (distinct a b)) as the unification of a and b.
 // It returns nil when the rule can never fire.
 func (c *cleaner) equalities(r *Rule) *Rule {
-	for {
-		idx := -1
-		for i, l := range r.Body {
-			if l.Kind == LitNot && l.Atom == nil {
-				idx = i
-				break
-			}
+	var eqs []*Literal
+	var rest []*Literal
+	for _, l := range r.Body {
+		if l.Kind == LitNot && l.Atom == nil {
+			eqs = append(eqs, l)
+		} else {
+			rest = append(rest, l)
 		}
-		if idx < 0 {
-			return r
-		}
-		l := r.Body[idx]
-		d := l.Sub[0]
-		c.add(Warning, CodeNotDistinct, l.Pos, "%s is read as %s = %s; write the equal terms directly instead", l, d.Left, d.Right)
-		s := Subst{}
-		if !unify(d.Left, d.Right, s) {
-			return nil
-		}
-		nr := &Rule{Head: s.resolve(r.Head), Pos: r.Pos}
-		for i, b := range r.Body {
-			if i == idx {
-				continue
-			}
-			nr.Body = append(nr.Body, s.literal(b))
-		}
-		r = nr
 	}
+	if len(eqs) == 0 {
+		return r
+	}
+	s := Subst{}
+	ok := true
+	for _, l := range eqs {
+		d := l.Sub[0]
+		if !c.warned[l.Pos] {
+			c.warned[l.Pos] = true
+			c.add(Warning, CodeNotDistinct, l.Pos, "%s is read as %s = %s; write the equal terms directly instead", l, d.Left, d.Right)
+		}
+		if ok && !unify(d.Left, d.Right, s) {
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	// The unifier can describe terms exponentially larger than the rule
+	// (?x1 = (f ?x2 ?x2), ?x2 = (f ?x3 ?x3), ...): measure before building.
+	const maxTerm = 1 << 16
+	sizes := map[Symbol]int{}
+	size := r.Head.resolvedSize(s, sizes, maxTerm)
+	for _, l := range rest {
+		size += l.resolvedSize(s, sizes, maxTerm)
+	}
+	if size > maxTerm {
+		c.add(Error, CodeLimit, r.Pos, "reading (not (distinct ...)) as equality makes the rule %s more than %d symbols long", r.Head, maxTerm)
+		c.over = true
+		return nil
+	}
+	memo := map[Symbol]*Term{}
+	nr := &Rule{Head: s.resolveMemo(r.Head, memo), Pos: r.Pos}
+	for _, b := range rest {
+		nr.Body = append(nr.Body, s.literal(b, memo))
+	}
+	return nr
+}
+
+// resolvedSize counts the symbols of t with s applied, stopping past limit.
+func (t *Term) resolvedSize(s Subst, sizes map[Symbol]int, limit int) int {
+	switch t.Kind {
+	case Var:
+		if n, ok := sizes[t.Name]; ok {
+			return n
+		}
+		b, ok := s[t.Name]
+		if !ok {
+			return 1
+		}
+		sizes[t.Name] = limit + 1 // a cycle would be infinite; unify forbids it
+		n := b.resolvedSize(s, sizes, limit)
+		sizes[t.Name] = n
+		return n
+	case Func:
+		n := 1
+		for _, a := range t.Args {
+			n += a.resolvedSize(s, sizes, limit)
+			if n > limit {
+				return limit + 1
+			}
+		}
+		return n
+	}
+	return 1
+}
+
+func (l *Literal) resolvedSize(s Subst, sizes map[Symbol]int, limit int) int {
+	n := 0
+	for _, t := range []*Term{l.Atom, l.Left, l.Right} {
+		if t != nil {
+			n += t.resolvedSize(s, sizes, limit)
+		}
+	}
+	for _, sub := range l.Sub {
+		n += sub.resolvedSize(s, sizes, limit)
+	}
+	return min(n, limit+1)
 }
 
 // unify extends s to a most general unifier of a and b.
@@ -190,7 +287,7 @@ func unify(a, b *Term, s Subst) bool {
 	case a.Kind == Var && b.Kind == Var && a.Name == b.Name:
 		return true
 	case a.Kind == Var:
-		if occurs(a.Name, b, s) {
+		if occurs(a.Name, b, s, map[Symbol]bool{}) {
 			return false
 		}
 		s[a.Name] = b
@@ -219,14 +316,24 @@ func (s Subst) walk(t *Term) *Term {
 	return t
 }
 
-func occurs(v Symbol, t *Term, s Subst) bool {
-	t = s.walk(t)
+// occurs reports whether v occurs in t under s; seen holds the bound
+// variables already searched, so shared bindings are searched once.
+func occurs(v Symbol, t *Term, s Subst, seen map[Symbol]bool) bool {
 	switch t.Kind {
 	case Var:
-		return t.Name == v
+		if t.Name == v {
+			return true
+		}
+		if seen[t.Name] {
+			return false
+		}
+		seen[t.Name] = true
+		if b, ok := s[t.Name]; ok {
+			return occurs(v, b, s, seen)
+		}
 	case Func:
 		for _, a := range t.Args {
-			if occurs(v, a, s) {
+			if occurs(v, a, s, seen) {
 				return true
 			}
 		}
@@ -234,32 +341,43 @@ func occurs(v Symbol, t *Term, s Subst) bool {
 	return false
 }
 
-// resolve applies s fully (following chains of bindings).
-func (s Subst) resolve(t *Term) *Term {
-	t = s.walk(t)
-	if t.Kind != Func {
-		return t
+// resolveMemo applies s fully, sharing the resolved value of each variable.
+func (s Subst) resolveMemo(t *Term, memo map[Symbol]*Term) *Term {
+	switch t.Kind {
+	case Var:
+		if r, ok := memo[t.Name]; ok {
+			return r
+		}
+		b, ok := s[t.Name]
+		if !ok {
+			return t
+		}
+		r := s.resolveMemo(b, memo)
+		memo[t.Name] = r
+		return r
+	case Func:
+		args := make([]*Term, len(t.Args))
+		for i, a := range t.Args {
+			args[i] = s.resolveMemo(a, memo)
+		}
+		return &Term{Kind: Func, Name: t.Name, Args: args, Pos: t.Pos}
 	}
-	args := make([]*Term, len(t.Args))
-	for i, a := range t.Args {
-		args[i] = s.resolve(a)
-	}
-	return &Term{Kind: Func, Name: t.Name, Args: args, Pos: t.Pos}
+	return t
 }
 
-func (s Subst) literal(l *Literal) *Literal {
+func (s Subst) literal(l *Literal, memo map[Symbol]*Term) *Literal {
 	n := *l
 	switch l.Kind {
 	case LitAtom:
-		n.Atom = s.resolve(l.Atom)
+		n.Atom = s.resolveMemo(l.Atom, memo)
 	case LitNot:
 		if l.Atom != nil {
-			n.Atom = s.resolve(l.Atom)
+			n.Atom = s.resolveMemo(l.Atom, memo)
 		} else {
-			n.Sub = []*Literal{s.literal(l.Sub[0])}
+			n.Sub = []*Literal{s.literal(l.Sub[0], memo)}
 		}
 	case LitDistinct:
-		n.Left, n.Right = s.resolve(l.Left), s.resolve(l.Right)
+		n.Left, n.Right = s.resolveMemo(l.Left, memo), s.resolveMemo(l.Right, memo)
 	}
 	return &n
 }

@@ -38,20 +38,21 @@ func Check(file string, src []byte, lim Limits) (*Game, error) {
 	findings = append(findings, cf...)
 	vf, a := Validate(file, cleaned)
 	findings = append(findings, vf...)
-	findings.sort()
-	g := &Game{File: file, Rules: cleaned, Findings: findings, Analysis: a}
+	g := &Game{File: file, Rules: cleaned, Analysis: a}
 	seen := map[string]bool{}
 	for _, r := range cleaned {
 		if r.Head.Name == SymRole && len(r.Body) == 0 && r.Head.Arity() == 1 {
 			role := r.Head.Args[0]
 			if seen[role.String()] {
-				g.Findings = append(g.Findings, Finding{Severity: Error, Code: CodeKeywordPlace, File: file, Pos: r.Pos, Msg: fmt.Sprintf("role %s is declared twice", role)})
+				findings = append(findings, Finding{Severity: Error, Code: CodeKeywordPlace, File: file, Pos: r.Pos, Msg: fmt.Sprintf("role %s is declared twice", role)})
 				continue
 			}
 			seen[role.String()] = true
 			g.Roles = append(g.Roles, role)
 		}
 	}
+	findings.sort()
+	g.Findings = findings
 	return g, nil
 }
 

@@ -69,11 +69,15 @@ func readSexprs(file string, src []byte, lim Limits) ([]*sexpr, error) {
 		return nil
 	}
 	i := 0
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		i = 3 // a UTF-8 byte-order mark
+	}
 	for i < len(src) {
 		c := src[i]
 		pos := Pos{line, col}
 		switch {
-		case c == '\n':
+		case c == '\n' || c == '\r' && (i+1 == len(src) || src[i+1] != '\n'):
+			// LF, or a lone CR (old Mac line ends); a CR before LF is space.
 			line++
 			col = 1
 			i++
@@ -83,7 +87,7 @@ func readSexprs(file string, src []byte, lim Limits) ([]*sexpr, error) {
 			col++
 			continue
 		case c == ';':
-			for i < len(src) && src[i] != '\n' {
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
 				i++
 			}
 			continue
@@ -129,7 +133,7 @@ func readSexprs(file string, src []byte, lim Limits) ([]*sexpr, error) {
 			i++
 		}
 		raw := string(src[start:i])
-		col += int32(utf8.RuneCountInString(raw))
+		col += int32(len(raw)) // columns count bytes
 		if err := add(&sexpr{atom: strings.ToLower(raw), raw: raw, pos: pos}); err != nil {
 			return nil, err
 		}
@@ -172,6 +176,10 @@ func Parse(file string, src []byte, lim Limits) ([]*Rule, Findings, error) {
 }
 
 func (p *parser) symbol(e *sexpr) Symbol {
+	if isVarName(e.atom) {
+		// A variable's scope is its rule: ?X and ?x in two rules are harmless.
+		return Intern(e.atom)
+	}
 	if first, ok := p.spelling[e.atom]; !ok {
 		p.spelling[e.atom] = e.raw
 	} else if first != e.raw && !p.reported[e.atom] {

@@ -65,6 +65,13 @@ func (v *validator) rule(r *Rule) {
 		case LitDistinct:
 			v.term(l.Left)
 			v.term(l.Right)
+			if l.Left.IsGround() && l.Right.IsGround() {
+				always := "always true"
+				if l.Left.Equal(l.Right) {
+					always = "always false: the rule never fires"
+				}
+				v.add(Warning, CodeDistinctVar, l.Pos, "%s compares two ground terms, so it is %s", l, always)
+			}
 		}
 	}
 	v.safety(r)
@@ -168,12 +175,6 @@ func (v *validator) safety(r *Rule) {
 
 // graph runs the checks that need the dependency graph.
 func (v *validator) graph(rules []*Rule, a *Analysis) {
-	firstPos := func(name Symbol) Pos {
-		if r := a.Relations[name]; r != nil && len(r.Rules) > 0 {
-			return r.Rules[0].Pos
-		}
-		return Pos{}
-	}
 	for _, k := range []Symbol{SymRole, SymTerminal, SymGoal, SymLegal} {
 		if r := a.Relations[k]; r == nil || len(r.Rules) == 0 {
 			v.add(Error, CodeMissing, Pos{}, "the game has no %s", k)
@@ -181,14 +182,15 @@ func (v *validator) graph(rules []*Rule, a *Analysis) {
 	}
 	for _, k := range []Symbol{SymLegal, SymGoal, SymTerminal} {
 		if a.UsesMoves(k) {
-			v.add(Error, CodeDependsOnDoes, firstPos(k), "%s depends on does (%s); it must be a function of the state alone", k, path(a, k, SymDoes))
+			v.add(Error, CodeDependsOnDoes, reachPos(a, k, SymDoes), "%s depends on does (%s); it must be a function of the state alone", k, path(a, k, SymDoes))
 		}
 	}
 	for _, k := range []Symbol{SymInit, SymBase, SymInput, SymRole} {
-		if a.UsesState(k) {
-			v.add(Error, CodeDependsOnState, firstPos(k), "%s depends on true (%s); it must not depend on the state", k, path(a, k, SymTrue))
-		} else if a.UsesMoves(k) {
-			v.add(Error, CodeDependsOnState, firstPos(k), "%s depends on does (%s); it must not depend on moves", k, path(a, k, SymDoes))
+		for _, bad := range []Symbol{SymTrue, SymDoes, SymLegal, SymNext, SymGoal, SymTerminal} {
+			if k != bad && reaches(a, k, bad) {
+				v.add(Error, CodeDependsOnState, reachPos(a, k, bad), "%s depends on %s (%s); it must not depend on the state or on moves", k, bad, path(a, k, bad))
+				break
+			}
 		}
 	}
 	// Stratification: no negative edge inside a cycle. A cycle of relation
@@ -210,6 +212,48 @@ func (v *validator) graph(rules []*Rule, a *Analysis) {
 	}
 	v.recursion(rules, a)
 	v.usage(rules, a)
+}
+
+// reaches reports whether from depends on to, directly or not.
+func reaches(a *Analysis, from, to Symbol) bool {
+	if a.Relations[from] == nil || a.Relations[to] == nil {
+		return false
+	}
+	seen := map[Symbol]bool{from: true}
+	stack := []Symbol{from}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, d := range a.Relations[n].Deps {
+			if d.Name == to {
+				return true
+			}
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				stack = append(stack, d.Name)
+			}
+		}
+	}
+	return false
+}
+
+// reachPos is the position of the first rule of from whose body leads to to.
+func reachPos(a *Analysis, from, to Symbol) Pos {
+	r := a.Relations[from]
+	if r == nil {
+		return Pos{}
+	}
+	for _, rule := range r.Rules {
+		for _, l := range rule.Body {
+			if l.Atom != nil && (l.Atom.Name == to || reaches(a, l.Atom.Name, to)) {
+				return rule.Pos
+			}
+		}
+	}
+	if len(r.Rules) > 0 {
+		return r.Rules[0].Pos
+	}
+	return Pos{}
 }
 
 // path finds a chain of dependencies from one relation to another.
@@ -366,13 +410,18 @@ func (v *validator) stratification(rules []*Rule, a *Analysis) {
 		lit *Literal
 	}
 	edges := make([][]edge, len(rules))
+	u := &apart{}
 	for i, r := range rules {
 		for _, l := range r.Body {
 			if l.Atom == nil {
 				continue
 			}
 			for _, h := range a.Relations[l.Atom.Name].Rules {
-				if unifiableApart(l.Atom, h.Head) {
+				// A fact depends on nothing, so it is in no cycle.
+				if len(h.Body) == 0 || a.Relations[h.Head.Name].SCC != a.Relations[r.Head.Name].SCC {
+					continue
+				}
+				if u.unifiable(l.Atom, h.Head) {
 					edges[i] = append(edges[i], edge{index[h], l.Kind == LitNot, l})
 				}
 			}
@@ -440,71 +489,86 @@ func tarjan(n int, succ func(int, func(int))) []int {
 	return comp
 }
 
-// unifiableApart reports whether a and b unify with their variables renamed
-// apart.
-func unifiableApart(a, b *Term) bool {
-	type key struct {
-		side int
-		name Symbol
-	}
-	s := map[key]struct {
-		t    *Term
-		side int
-	}{}
-	var walk func(t *Term, side int) (*Term, int)
-	walk = func(t *Term, side int) (*Term, int) {
-		for t.Kind == Var {
-			r, ok := s[key{side, t.Name}]
-			if !ok {
-				break
-			}
-			t, side = r.t, r.side
+// apart unifies two terms with their variables renamed apart (side 0 and
+// side 1); its map is reused between calls.
+type apart struct {
+	s map[apartKey]apartVal
+}
+
+type apartKey struct {
+	side int
+	name Symbol
+}
+
+type apartVal struct {
+	t    *Term
+	side int
+}
+
+func (u *apart) walk(t *Term, side int) (*Term, int) {
+	for t.Kind == Var {
+		r, ok := u.s[apartKey{side, t.Name}]
+		if !ok {
+			break
 		}
-		return t, side
+		t, side = r.t, r.side
 	}
-	var occurs func(v key, t *Term, side int) bool
-	occurs = func(v key, t *Term, side int) bool {
-		t, side = walk(t, side)
-		switch t.Kind {
-		case Var:
-			return key{side, t.Name} == v
-		case Func:
-			for _, x := range t.Args {
-				if occurs(v, x, side) {
-					return true
+	return t, side
+}
+
+func (u *apart) occurs(v apartKey, t *Term, side int, seen map[apartKey]bool) bool {
+	t, side = u.walk(t, side)
+	switch t.Kind {
+	case Var:
+		return apartKey{side, t.Name} == v
+	case Func:
+		for _, x := range t.Args {
+			if x.Kind == Var {
+				k := apartKey{side, x.Name}
+				if seen[k] {
+					continue
 				}
+				seen[k] = true
+			}
+			if u.occurs(v, x, side, seen) {
+				return true
 			}
 		}
-		return false
 	}
-	var unify func(x *Term, xs int, y *Term, ys int) bool
-	unify = func(x *Term, xs int, y *Term, ys int) bool {
-		x, xs = walk(x, xs)
-		y, ys = walk(y, ys)
-		switch {
-		case x.Kind == Var && y.Kind == Var && x.Name == y.Name && xs == ys:
-			return true
-		case x.Kind == Var:
-			k := key{xs, x.Name}
-			if occurs(k, y, ys) {
-				return false
-			}
-			s[k] = struct {
-				t    *Term
-				side int
-			}{y, ys}
-			return true
-		case y.Kind == Var:
-			return unify(y, ys, x, xs)
-		case x.Kind != y.Kind || x.Name != y.Name || len(x.Args) != len(y.Args):
+	return false
+}
+
+func (u *apart) unify(x *Term, xs int, y *Term, ys int) bool {
+	x, xs = u.walk(x, xs)
+	y, ys = u.walk(y, ys)
+	switch {
+	case x.Kind == Var && y.Kind == Var && x.Name == y.Name && xs == ys:
+		return true
+	case x.Kind == Var:
+		k := apartKey{xs, x.Name}
+		if u.occurs(k, y, ys, map[apartKey]bool{}) {
 			return false
 		}
-		for i := range x.Args {
-			if !unify(x.Args[i], xs, y.Args[i], ys) {
-				return false
-			}
-		}
+		u.s[k] = apartVal{y, ys}
 		return true
+	case y.Kind == Var:
+		return u.unify(y, ys, x, xs)
+	case x.Kind != y.Kind || x.Name != y.Name || len(x.Args) != len(y.Args):
+		return false
 	}
-	return unify(a, 0, b, 1)
+	for i := range x.Args {
+		if !u.unify(x.Args[i], xs, y.Args[i], ys) {
+			return false
+		}
+	}
+	return true
+}
+
+// unifiable reports whether a and b unify with their variables renamed apart.
+func (u *apart) unifiable(a, b *Term) bool {
+	if u.s == nil {
+		u.s = map[apartKey]apartVal{}
+	}
+	clear(u.s)
+	return u.unify(a, 0, b, 1)
 }

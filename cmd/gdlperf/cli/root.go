@@ -87,6 +87,8 @@ func NewRootCmd(streams *IO) *cobra.Command {
 	root.SetErr(streams.Err)
 	root.SetIn(streams.In)
 	root.AddCommand(
+		NewCmdRun(streams, nil),
+		NewCmdResults(streams),
 		NewCmdValidate(streams, nil),
 		NewCmdEngine(streams),
 	)
