@@ -1,0 +1,651 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/gamerepo"
+	"github.com/gdlperf/gdlperf/gamerepo/gamecheck"
+)
+
+// NewCmdGames builds "gdlperf games ...": the game repositories, the cache
+// and the blacklist.
+func NewCmdGames(streams *IO) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "games",
+		Short: "Sync, list, show and validate the games of the ggp.org repositories",
+		Long: `The games come from the ggp.org repositories (base, dresden, stanford),
+fetched by "games sync" into a cache (` + "$" + gamerepo.EnvCache + ` or the user cache folder,
+or --cache), from .kif files, or from the built-in games, which need neither
+network nor cache. A game is named by its key REPO/key/hash, the id gdl-perf
+recorded; a changed rulesheet is a new key.`,
+	}
+	cmd.AddCommand(
+		NewCmdGamesSync(streams, nil),
+		NewCmdGamesList(streams, nil),
+		NewCmdGamesShow(streams, nil),
+		NewCmdGamesValidate(streams, nil),
+	)
+	return cmd
+}
+
+// GamesSyncOptions are the options of gdlperf games sync.
+type GamesSyncOptions struct {
+	IO          *IO
+	Repos       []string
+	ReposSet    bool // --repo was given
+	URL         string
+	Mirror      string
+	CacheDir    string
+	Jobs        int
+	Timeout     time.Duration
+	Retries     int
+	RetryFirst  time.Duration // the first backoff delay
+	Interactive bool          // stderr is a terminal: show progress
+}
+
+// NewCmdGamesSync builds "gdlperf games sync".
+func NewCmdGamesSync(streams *IO, runF func(*GamesSyncOptions) error) *cobra.Command {
+	opts := &GamesSyncOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "sync",
+		Short: "Fetch the repositories' games into the cache",
+		Long: `Sync fetches the key list and the metadata of each repository, then every
+version of every game that is not in the cache yet. Cached versions never
+change; a corrupted one is fetched again. A game that fails is reported and
+the sync goes on; the exit status is 1 when anything failed.
+
+The games come from the server at --url (repository R at URL/R, default
+` + gamerepo.DefaultURL + `), or from --mirror DIR: a folder in the same layout,
+holding one folder per repository (as ../shared/gamerepo-mirror) or being
+the folder of the one repository named by --repo (as a checkout of
+ggp-org/ggp-repository's war/root/games).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ReposSet = cmd.Flags().Changed("repo")
+			if opts.URL != "" && opts.Mirror != "" {
+				return withCode(ExitUsage, errors.New("--url and --mirror exclude each other"))
+			}
+			opts.Interactive = gamesTerminal(streams.Err)
+			if runF != nil {
+				return runF(opts)
+			}
+			return runGamesSync(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringSliceVar(&opts.Repos, "repo", gamerepo.DefaultRepos, "repositories to sync")
+	cmd.Flags().StringVar(&opts.URL, "url", "", "server of the repositories (default "+gamerepo.DefaultURL+")")
+	cmd.Flags().StringVar(&opts.Mirror, "mirror", "", "read the repositories from this folder instead of a server")
+	cmd.Flags().StringVar(&opts.CacheDir, "cache", "", "cache folder (default $"+gamerepo.EnvCache+" or the user cache folder)")
+	cmd.Flags().IntVar(&opts.Jobs, "jobs", 4, "games fetched at once")
+	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time limit of one HTTP request")
+	cmd.Flags().IntVar(&opts.Retries, "retries", 4, "retries of a failed HTTP request")
+	cmd.Flags().DurationVar(&opts.RetryFirst, "backoff", 500*time.Millisecond, "delay before the first retry (it doubles)")
+	return cmd
+}
+
+func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	cache, err := gamerepo.OpenCache(opts.CacheDir)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	var repos []string
+	for _, r := range opts.Repos {
+		name, err := gamerepo.RepoName(r)
+		if err != nil {
+			return withCode(ExitUsage, err)
+		}
+		if !slices.Contains(repos, name) {
+			repos = append(repos, name)
+		}
+	}
+	type job struct {
+		repo string
+		src  gamerepo.Source
+	}
+	var jobs []job
+	bad := 0
+	errw := opts.IO.Err
+	if opts.Mirror != "" {
+		single := opts.ReposSet && len(repos) == 1
+		if !opts.ReposSet && gamerepo.IsRepoDir(opts.Mirror) {
+			// The folder of one repository: named after it, or base.
+			name, err := gamerepo.RepoName(filepath.Base(filepath.Clean(opts.Mirror)))
+			if err != nil || !slices.Contains(gamerepo.DefaultRepos, name) {
+				name = "base"
+			}
+			repos, single = []string{name}, true
+		}
+		for _, r := range repos {
+			dir, ok := gamerepo.MirrorDir(opts.Mirror, r, single)
+			if !ok {
+				if opts.ReposSet {
+					fmt.Fprintf(errw, "sync %s: the mirror %s has no folder %s\n", r, opts.Mirror, r)
+					bad++
+				}
+				continue
+			}
+			m, err := gamerepo.NewMirror(dir)
+			if err != nil {
+				return withCode(ExitFailure, err)
+			}
+			jobs = append(jobs, job{r, m})
+		}
+		if len(jobs) == 0 && bad == 0 {
+			return withCode(ExitFailure, fmt.Errorf("the mirror %s has none of the repositories %s", opts.Mirror, strings.Join(repos, ", ")))
+		}
+	} else {
+		base := strings.TrimRight(opts.URL, "/")
+		if base == "" {
+			base = gamerepo.DefaultURL
+		}
+		for _, r := range repos {
+			c, err := gamerepo.NewClient(base+"/"+r,
+				gamerepo.WithTimeout(opts.Timeout), gamerepo.WithRetries(opts.Retries),
+				gamerepo.WithBackoff(opts.RetryFirst, max(10*time.Second, opts.RetryFirst)))
+			if err != nil {
+				return withCode(ExitUsage, err)
+			}
+			jobs = append(jobs, job{r, c})
+		}
+	}
+	for _, j := range jobs {
+		p := newGamesProgress(errw, opts.Interactive, "sync "+j.repo, "failed")
+		sum, err := cache.Sync(ctx, j.repo, j.src, gamerepo.WithConcurrency(opts.Jobs),
+			gamerepo.WithProgress(func(s gamerepo.SyncProgress) { p.update(s.Done, s.Total, s.Failed) }))
+		p.clear()
+		if err != nil {
+			bad++
+			if ctx.Err() != nil {
+				fmt.Fprintf(errw, "sync %s: interrupted; run the same command again to go on\n", j.repo)
+				return withCode(ExitFailure, errors.New("sync interrupted"))
+			}
+			fmt.Fprintf(errw, "%v\n", err)
+			continue
+		}
+		fmt.Fprintf(errw, "sync %s (%s)\n", sum, j.src)
+		for _, w := range sum.Warnings {
+			fmt.Fprintf(errw, "  warning: %s\n", w)
+		}
+		for _, f := range sum.Failed {
+			fmt.Fprintf(errw, "  failed: %s\n", f)
+		}
+		if len(sum.Failed) > 0 {
+			bad++
+		}
+	}
+	fmt.Fprintf(errw, "cache: %s\n", cache.Root())
+	if bad > 0 {
+		return withCode(ExitFailure, fmt.Errorf("%d of %d repositor%s had failures", bad, len(repos), gamesPluralY(len(repos))))
+	}
+	return nil
+}
+
+func gamesPluralY(n int) string {
+	if n == 1 {
+		return "y"
+	}
+	return "ies"
+}
+
+// GamesListOptions are the options of gdlperf games list.
+type GamesListOptions struct {
+	IO        *IO
+	Repos     []string
+	Valid     bool
+	Versions  bool
+	CacheDir  string
+	Blacklist string
+}
+
+// NewCmdGamesList builds "gdlperf games list".
+func NewCmdGamesList(streams *IO, runF func(*GamesListOptions) error) *cobra.Command {
+	opts := &GamesListOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the built-in and the cached games",
+		Long: `List prints the built-in games and the latest version of every cached game
+(every version with --versions): key, name, roles, size in bytes and status.
+The status is ok, blacklisted (in --blacklist), invalid (errors from the
+static validator), or why the game cannot be read (not fetched, corrupted).
+It needs no network; on a fresh machine it lists the built-in games.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runGamesList(opts)
+		},
+	}
+	cmd.Flags().StringSliceVar(&opts.Repos, "repo", nil, "only these repositories (builtin, base, ...; default all)")
+	cmd.Flags().BoolVar(&opts.Valid, "valid", false, "only the games whose status is ok")
+	cmd.Flags().BoolVar(&opts.Versions, "versions", false, "every cached version, not only the latest")
+	cmd.Flags().StringVar(&opts.CacheDir, "cache", "", "cache folder (default $"+gamerepo.EnvCache+" or the user cache folder)")
+	cmd.Flags().StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "the blacklist (a missing file is an empty one)")
+	return cmd
+}
+
+// gamesStatus is ok, blacklisted or invalid.
+func gamesStatus(g gamerepo.Game, bl *gamerepo.Blacklist) string {
+	if _, ok := bl.Reason(g.Key); ok {
+		return "blacklisted"
+	}
+	parsed, err := gdl.Check(g.File, g.Rules, gdl.DefaultLimits)
+	if err != nil || len(parsed.Findings.Errors()) > 0 {
+		return "invalid"
+	}
+	return "ok"
+}
+
+func runGamesList(opts *GamesListOptions) error {
+	bl, err := gamerepo.LoadBlacklist(opts.Blacklist)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	want := map[string]bool{}
+	for _, r := range opts.Repos {
+		want[strings.ToLower(strings.TrimSpace(r))] = true
+	}
+	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "KEY\tNAME\tROLES\tSIZE\tSTATUS")
+	row := func(g gamerepo.Game) {
+		status := gamesStatus(g, bl)
+		if opts.Valid && status != "ok" {
+			return
+		}
+		name := g.Title
+		if name == "" {
+			name = g.Name
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", g.Key, name, strings.Join(g.Roles, ","), len(g.Rules), status)
+	}
+	if len(want) == 0 || want["builtin"] {
+		games, err := gamerepo.Select("builtin")
+		if err != nil {
+			return withCode(ExitFailure, err)
+		}
+		for _, g := range games {
+			row(g)
+		}
+	}
+	cache, err := gamerepo.OpenCache(opts.CacheDir)
+	if err != nil {
+		// No cache folder at all: the built-in games are still listed.
+		fmt.Fprintln(opts.IO.Err, "gdlperf:", err)
+		return w.Flush()
+	}
+	repos, err := cache.Repos()
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	for _, r := range repos {
+		if len(want) > 0 && !want[r] {
+			continue
+		}
+		listed, err := cache.List(r, opts.Versions)
+		if err != nil {
+			return withCode(ExitFailure, err)
+		}
+		for _, l := range listed {
+			if l.Err == nil {
+				row(l.Game)
+				continue
+			}
+			if opts.Valid {
+				continue
+			}
+			status := "not fetched"
+			if errors.Is(l.Err, gamerepo.ErrCorrupt) {
+				status = "corrupted"
+			}
+			v := "?"
+			if l.Version >= 0 {
+				v = fmt.Sprint("v", l.Version)
+			}
+			fmt.Fprintf(w, "%s/%s/%s\t%s\t\t\t%s (gdlperf games sync fetches it)\n", strings.ToUpper(r), l.Name, v, l.Name, status)
+		}
+	}
+	return w.Flush()
+}
+
+// GamesShowOptions are the options of gdlperf games show.
+type GamesShowOptions struct {
+	IO        *IO
+	Selectors []string
+	CacheDir  string
+	Blacklist string
+	NoRules   bool
+}
+
+// NewCmdGamesShow builds "gdlperf games show KEY...".
+func NewCmdGamesShow(streams *IO, runF func(*GamesShowOptions) error) *cobra.Command {
+	opts := &GamesShowOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "show KEY...",
+		Short: "Show a game's metadata, validator findings and rules",
+		Long: `Show prints, for each game selected (a game key REPO/key[/hash], builtin:NAME,
+a .kif file, ...), its key, metadata, blacklist status, the findings of the
+static validator, and the rules.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Selectors = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return runGamesShow(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.CacheDir, "cache", "", "cache folder (default $"+gamerepo.EnvCache+" or the user cache folder)")
+	cmd.Flags().StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "the blacklist (a missing file is an empty one)")
+	cmd.Flags().BoolVar(&opts.NoRules, "no-rules", false, "do not print the rules")
+	return cmd
+}
+
+// gamesSelect selects the games of every selector, without duplicates.
+func gamesSelect(sels []string, cacheDir string, warn func(error)) ([]gamerepo.Game, error) {
+	var out []gamerepo.Game
+	seen := map[string]bool{}
+	for _, s := range sels {
+		opts := []gamerepo.SelectOption{gamerepo.WithCacheDir(cacheDir)}
+		if warn != nil {
+			opts = append(opts, gamerepo.WithWarnings(warn))
+		}
+		games, err := gamerepo.Select(s, opts...)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range games {
+			if !seen[g.Key] {
+				seen[g.Key] = true
+				out = append(out, g)
+			}
+		}
+	}
+	return out, nil
+}
+
+func runGamesShow(opts *GamesShowOptions) error {
+	bl, err := gamerepo.LoadBlacklist(opts.Blacklist)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	games, err := gamesSelect(opts.Selectors, opts.CacheDir, nil)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	out := opts.IO.Out
+	for i, g := range games {
+		if i > 0 {
+			fmt.Fprintln(out)
+		}
+		w := tabwriter.NewWriter(out, 0, 4, 1, ' ', 0)
+		fmt.Fprintf(w, "key:\t%s\n", g.Key)
+		fmt.Fprintf(w, "repo:\t%s\n", g.Repo)
+		fmt.Fprintf(w, "name:\t%s\n", g.Name)
+		if g.Title != "" {
+			fmt.Fprintf(w, "title:\t%s\n", g.Title)
+		}
+		fmt.Fprintf(w, "version:\t%d\n", g.Version)
+		fmt.Fprintf(w, "roles:\t%s\n", strings.Join(g.Roles, " "))
+		fmt.Fprintf(w, "file:\t%s\n", g.File)
+		fmt.Fprintf(w, "size:\t%d bytes\n", len(g.Rules))
+		fmt.Fprintf(w, "sha256:\t%s\n", g.SHA256)
+		if reason, ok := bl.Reason(g.Key); ok {
+			fmt.Fprintf(w, "blacklisted:\t%s\n", reason)
+		}
+		if len(g.Meta.Raw) > 0 {
+			fmt.Fprintf(w, "metadata:\t%s\n", strings.TrimSpace(string(g.Meta.Raw)))
+		}
+		w.Flush()
+		parsed, err := gdl.Check(g.File, g.Rules, gdl.DefaultLimits)
+		switch {
+		case err != nil:
+			fmt.Fprintf(out, "findings:\n  %v\n", err)
+		case len(parsed.Findings) == 0:
+			fmt.Fprintf(out, "findings: none (%d rules)\n", len(parsed.Rules))
+		default:
+			fmt.Fprintf(out, "findings: %d errors, %d warnings\n", len(parsed.Findings.Errors()), len(parsed.Findings)-len(parsed.Findings.Errors()))
+			for _, f := range parsed.Findings {
+				fmt.Fprintf(out, "  %s\n", f)
+			}
+		}
+		if !opts.NoRules {
+			fmt.Fprintln(out, "rules:")
+			out.Write(g.Rules)
+			if n := len(g.Rules); n > 0 && g.Rules[n-1] != '\n' {
+				fmt.Fprintln(out)
+			}
+		}
+	}
+	return nil
+}
+
+// GamesValidateOptions are the options of gdlperf games validate.
+type GamesValidateOptions struct {
+	IO          *IO
+	All         bool
+	Selectors   []string
+	CacheDir    string
+	Write       string
+	Rollouts    int
+	Steps       int
+	Budget      time.Duration
+	Seed        uint64
+	Jobs        int
+	Static      bool
+	Interactive bool
+}
+
+// NewCmdGamesValidate builds "gdlperf games validate [--all | KEY...]".
+func NewCmdGamesValidate(streams *IO, runF func(*GamesValidateOptions) error) *cobra.Command {
+	opts := &GamesValidateOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "validate [--all | KEY...]",
+		Short: "Check games and write the blacklist",
+		Long: `Validate checks each game with the static validator, then plays a few seeded
+random rollouts with the reference prover, looking for a role without a legal
+move, a role with no or several goal values, and no terminal state within
+--steps. It prints a blacklist: "key;reason" for each invalid game, and a
+comment for each valid game and for each game whose check ran out of
+--budget (unchecked, not blacklisted).
+
+--all checks the built-in games and every cached version of every synced
+game, and exits 0; with KEYs (selectors, as in gdlperf run --games) the exit
+status is 1 when a game is invalid. --write FILE writes the blacklist file:
+with --all the whole file, with KEYs an update of the file's entries.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Selectors = args
+			if opts.All == (len(args) > 0) {
+				return withCode(ExitUsage, errors.New("give --all or the games to validate, not both"))
+			}
+			opts.Interactive = gamesTerminal(streams.Err)
+			if runF != nil {
+				return runF(opts)
+			}
+			return runGamesValidate(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.All, "all", false, "every built-in and cached game")
+	cmd.Flags().StringVar(&opts.CacheDir, "cache", "", "cache folder (default $"+gamerepo.EnvCache+" or the user cache folder)")
+	cmd.Flags().StringVar(&opts.Write, "write", "", "write the blacklist to this file (e.g. blacklist.txt)")
+	cmd.Flags().IntVar(&opts.Rollouts, "rollouts", 3, "random rollouts per game")
+	cmd.Flags().IntVar(&opts.Steps, "steps", 1000, "most joint moves of a rollout")
+	cmd.Flags().DurationVar(&opts.Budget, "budget", 10*time.Second, "time for the rollouts of one game")
+	cmd.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the random move choices")
+	cmd.Flags().IntVar(&opts.Jobs, "jobs", runtime.GOMAXPROCS(0), "games checked at once")
+	cmd.Flags().BoolVar(&opts.Static, "static", false, "only the static validator, no rollouts")
+	return cmd
+}
+
+func runGamesValidate(opts *GamesValidateOptions) error {
+	errw := opts.IO.Err
+	warn := func(err error) { fmt.Fprintln(errw, "warning:", err) }
+	var games []gamerepo.Game
+	var err error
+	if opts.All {
+		sels := []string{"builtin"}
+		cache, err := gamerepo.OpenCache(opts.CacheDir)
+		if err != nil {
+			return withCode(ExitFailure, err)
+		}
+		repos, err := cache.Repos()
+		if err != nil {
+			return withCode(ExitFailure, err)
+		}
+		for _, r := range repos {
+			g, err := gamerepo.Select(r, gamerepo.WithCache(cache), gamerepo.WithAllVersions(), gamerepo.WithWarnings(warn))
+			if err != nil {
+				return withCode(ExitFailure, err)
+			}
+			games = append(games, g...)
+		}
+		builtins, err := gamesSelect(sels, opts.CacheDir, warn)
+		if err != nil {
+			return withCode(ExitFailure, err)
+		}
+		games = append(builtins, games...)
+	} else {
+		games, err = gamesSelect(opts.Selectors, opts.CacheDir, warn)
+		if err != nil {
+			return withCode(ExitFailure, err)
+		}
+	}
+	copts := []gamecheck.Option{gamecheck.WithRollouts(opts.Rollouts), gamecheck.WithStepLimit(opts.Steps), gamecheck.WithBudget(opts.Budget), gamecheck.WithSeed(opts.Seed)}
+	if opts.Static {
+		copts = append(copts, gamecheck.StaticOnly())
+	}
+	p := newGamesProgress(errw, opts.Interactive, "validate", "invalid")
+	invalid := 0
+	results := gamecheck.CheckAll(games, opts.Jobs, func(n int, r gamecheck.Result) {
+		if r.Status == gamecheck.Invalid {
+			invalid++
+		}
+		p.update(n, len(games), invalid)
+	}, copts...)
+	p.clear()
+
+	var counts [3]int
+	var unchecked []string
+	bl := &gamerepo.Blacklist{}
+	if opts.Write != "" && !opts.All {
+		if bl, err = gamerepo.LoadBlacklist(opts.Write); err != nil {
+			return withCode(ExitFailure, err)
+		}
+	}
+	slices.SortStableFunc(results, func(a, b gamecheck.Result) int { return strings.Compare(a.Key, b.Key) })
+	for _, r := range results {
+		counts[r.Status]++
+		switch r.Status {
+		case gamecheck.Invalid:
+			bl.Add(r.Key, r.Reason)
+			fmt.Fprintf(opts.IO.Out, "%s;%s\n", r.Key, r.Reason)
+		case gamecheck.Valid:
+			bl.Remove(r.Key)
+			if opts.Static {
+				fmt.Fprintf(opts.IO.Out, "# %s: valid (static check)\n", r.Key)
+			} else {
+				fmt.Fprintf(opts.IO.Out, "# %s: valid (%d rollouts, %d steps, %s)\n", r.Key, r.Rollouts, r.Steps, r.Elapsed.Round(time.Millisecond))
+			}
+		case gamecheck.Unchecked:
+			unchecked = append(unchecked, r.Key+": "+r.Reason)
+			fmt.Fprintf(opts.IO.Out, "# %s: unchecked: %s\n", r.Key, r.Reason)
+		}
+	}
+	summary := fmt.Sprintf("validated %d games: %d valid, %d invalid, %d unchecked", len(results), counts[gamecheck.Valid], counts[gamecheck.Invalid], counts[gamecheck.Unchecked])
+	fmt.Fprintln(errw, summary)
+	if opts.Write != "" {
+		how := fmt.Sprintf("the static validator, then %d random rollouts (seed %d, at most %d steps, %s per game) with the prover", opts.Rollouts, opts.Seed, opts.Steps, opts.Budget)
+		if opts.Static {
+			how = "the static validator"
+		}
+		header := []string{
+			"gdlperf blacklist: games that campaigns skip unless asked, one game-key;reason per line.",
+			"Written by gdlperf games validate: " + how + ".",
+		}
+		if opts.All {
+			header = append(header, summary+".")
+		}
+		if len(unchecked) > 0 {
+			header = append(header, "", "Unchecked (the check ran out of time; not blacklisted):")
+			for _, u := range unchecked {
+				header = append(header, "  "+u)
+			}
+		}
+		header = append(header, "")
+		if err := bl.WriteFile(opts.Write, strings.Join(header, "\n")); err != nil {
+			return withCode(ExitFailure, err)
+		}
+		fmt.Fprintf(errw, "wrote %s (%d entries)\n", opts.Write, bl.Len())
+	}
+	if !opts.All && counts[gamecheck.Invalid] > 0 {
+		return withCode(ExitFailure, fmt.Errorf("%d of %d games invalid", counts[gamecheck.Invalid], len(results)))
+	}
+	return nil
+}
+
+// gamesTerminal reports whether w is a terminal.
+func gamesTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// gamesProgress draws "label: done/total, N failed, ETA" on one terminal line.
+type gamesProgress struct {
+	w       io.Writer
+	on      bool
+	label   string
+	failed  string // the word for failures
+	start   time.Time
+	last    time.Time
+	printed bool
+}
+
+func newGamesProgress(w io.Writer, on bool, label, failed string) *gamesProgress {
+	return &gamesProgress{w: w, on: on, label: label, failed: failed, start: time.Now()}
+}
+
+func (p *gamesProgress) update(done, total, failed int) {
+	if !p.on {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < 100*time.Millisecond && done < total {
+		return
+	}
+	p.last = now
+	eta := "?"
+	if done > 0 {
+		eta = (time.Duration(float64(now.Sub(p.start)) / float64(done) * float64(total-done))).Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "\r%s: %d/%d, %d %s, ETA %s\x1b[K", p.label, done, total, failed, p.failed, eta)
+	p.printed = true
+}
+
+func (p *gamesProgress) clear() {
+	if p.printed {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.printed = false
+	}
+}

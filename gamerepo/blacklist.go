@@ -1,0 +1,199 @@
+package gamerepo
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The blacklist names games that campaigns skip unless asked, each with
+// its reason. Its file (blacklist.txt at the repository root) has one
+// "game-key;reason" per line; '#' starts a comment line; blank lines are
+// ignored. The key ends at the first ';', so a reason may hold more.
+
+// BlacklistEntry is one blacklisted game.
+type BlacklistEntry struct {
+	Key    string // REPO/key/hash
+	Reason string // one line
+}
+
+// Blacklist is a parsed blacklist. The zero value is empty and usable.
+type Blacklist struct {
+	entries []BlacklistEntry
+	index   map[string]int
+}
+
+// ParseBlacklist reads a blacklist; name is used in error messages. A
+// key listed twice keeps its last reason.
+func ParseBlacklist(name string, r io.Reader) (*Blacklist, error) {
+	b := &Blacklist{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		key, reason, ok := strings.Cut(text, ";")
+		key, reason = strings.TrimSpace(key), strings.TrimSpace(reason)
+		if !ok || key == "" {
+			return nil, fmt.Errorf("%s:%d: want game-key;reason, got %q", name, line, text)
+		}
+		if err := checkBlacklistKey(key); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		b.Add(key, reason)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
+}
+
+func checkBlacklistKey(key string) error {
+	parts := strings.Split(key, "/")
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" || strings.ContainsAny(key, " \t") {
+		return fmt.Errorf("%q is not a game key REPO/key/hash", key)
+	}
+	return nil
+}
+
+// ReadBlacklist reads a blacklist file. A missing file is an error that
+// wraps fs.ErrNotExist.
+func ReadBlacklist(path string) (*Blacklist, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseBlacklist(path, f)
+}
+
+// LoadBlacklist is ReadBlacklist with a missing file read as empty.
+func LoadBlacklist(path string) (*Blacklist, error) {
+	b, err := ReadBlacklist(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Blacklist{}, nil
+	}
+	return b, err
+}
+
+// Add blacklists key (or replaces its reason). Line ends in reason become
+// spaces.
+func (b *Blacklist) Add(key, reason string) {
+	reason = oneLine(reason)
+	if b.index == nil {
+		b.index = map[string]int{}
+	}
+	if i, ok := b.index[key]; ok {
+		b.entries[i].Reason = reason
+		return
+	}
+	b.index[key] = len(b.entries)
+	b.entries = append(b.entries, BlacklistEntry{Key: key, Reason: reason})
+}
+
+// Remove takes key off the blacklist.
+func (b *Blacklist) Remove(key string) {
+	i, ok := b.index[key]
+	if !ok {
+		return
+	}
+	b.entries = append(b.entries[:i], b.entries[i+1:]...)
+	delete(b.index, key)
+	for j := i; j < len(b.entries); j++ {
+		b.index[b.entries[j].Key] = j
+	}
+}
+
+// Reason returns why key is blacklisted.
+func (b *Blacklist) Reason(key string) (string, bool) {
+	if b == nil {
+		return "", false
+	}
+	i, ok := b.index[key]
+	if !ok {
+		return "", false
+	}
+	return b.entries[i].Reason, true
+}
+
+// Len returns the number of entries.
+func (b *Blacklist) Len() int {
+	if b == nil {
+		return 0
+	}
+	return len(b.entries)
+}
+
+// Entries returns the entries sorted by key.
+func (b *Blacklist) Entries() []BlacklistEntry {
+	if b == nil {
+		return nil
+	}
+	out := append([]BlacklistEntry(nil), b.entries...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// Filter splits games into those not blacklisted and those blacklisted.
+func (b *Blacklist) Filter(games []Game) (kept, skipped []Game) {
+	for _, g := range games {
+		if _, ok := b.Reason(g.Key); ok {
+			skipped = append(skipped, g)
+		} else {
+			kept = append(kept, g)
+		}
+	}
+	return kept, skipped
+}
+
+// Write writes the blacklist: the comment lines (each prefixed by "# "),
+// then the entries sorted by key.
+func (b *Blacklist) Write(w io.Writer, comments ...string) error {
+	bw := bufio.NewWriter(w)
+	for _, c := range comments {
+		for _, l := range strings.Split(c, "\n") {
+			if l == "" {
+				bw.WriteString("#\n")
+			} else {
+				bw.WriteString("# " + l + "\n")
+			}
+		}
+	}
+	for _, e := range b.Entries() {
+		bw.WriteString(e.Key + ";" + e.Reason + "\n")
+	}
+	return bw.Flush()
+}
+
+// WriteFile writes the blacklist to path atomically (a temporary file in
+// the same folder, renamed).
+func (b *Blacklist) WriteFile(path string, comments ...string) error {
+	var buf bytes.Buffer
+	if err := b.Write(&buf, comments...); err != nil {
+		return err
+	}
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	return writeFileAtomic(dir, name, buf.Bytes(), true)
+}
+
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}

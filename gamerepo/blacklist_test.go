@@ -1,0 +1,91 @@
+package gamerepo_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/gamerepo"
+)
+
+func TestParseBlacklist(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		want    []gamerepo.BlacklistEntry
+		wantErr string
+	}{
+		{name: "empty", text: ""},
+		{name: "comments and blank lines", text: "# header\n\n  # indented\n"},
+		{
+			name: "entries",
+			text: "# x\nBASE/chess/cX6VBQ;rollout 0: goal-count\nDRESDEN/a/AAAAAA ; reason; with; semicolons \n",
+			want: []gamerepo.BlacklistEntry{{Key: "BASE/chess/cX6VBQ", Reason: "rollout 0: goal-count"}, {Key: "DRESDEN/a/AAAAAA", Reason: "reason; with; semicolons"}},
+		},
+		{name: "empty reason", text: "BASE/a/AAAAAA;\n", want: []gamerepo.BlacklistEntry{{Key: "BASE/a/AAAAAA"}}},
+		{name: "last reason wins", text: "BASE/a/AAAAAA;one\nBASE/a/AAAAAA;two\n", want: []gamerepo.BlacklistEntry{{Key: "BASE/a/AAAAAA", Reason: "two"}}},
+		{name: "no separator", text: "# c\nBASE/a/AAAAAA\n", wantErr: "bl.txt:2: want game-key;reason"},
+		{name: "not a key", text: "BASE/a;x\n", wantErr: `bl.txt:1: "BASE/a" is not a game key REPO/key/hash`},
+		{name: "empty key", text: ";x\n", wantErr: "bl.txt:1: want game-key;reason"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := gamerepo.ParseBlacklist("bl.txt", strings.NewReader(tt.text))
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, b.Entries())
+		})
+	}
+}
+
+func TestBlacklistWriteReadBack(t *testing.T) {
+	var b gamerepo.Blacklist
+	b.Add("DRESDEN/z/AAAAAA", "second\nline")
+	b.Add("BASE/a/BBBBBB", "first")
+	var buf bytes.Buffer
+	require.NoError(t, b.Write(&buf, "games excluded\n\nby gdlperf"))
+	assert.Equal(t, "# games excluded\n#\n# by gdlperf\nBASE/a/BBBBBB;first\nDRESDEN/z/AAAAAA;second line\n", buf.String())
+
+	path := filepath.Join(t.TempDir(), "blacklist.txt")
+	require.NoError(t, b.WriteFile(path, "header"))
+	got, err := gamerepo.ReadBlacklist(path)
+	require.NoError(t, err)
+	assert.Equal(t, b.Entries(), got.Entries())
+	r, ok := got.Reason("BASE/a/BBBBBB")
+	assert.True(t, ok)
+	assert.Equal(t, "first", r)
+	_, ok = got.Reason("BASE/a/CCCCCC")
+	assert.False(t, ok)
+
+	kept, skipped := got.Filter([]gamerepo.Game{{Key: "BASE/a/BBBBBB"}, {Key: "BASE/b/CCCCCC"}})
+	assert.Equal(t, []string{"BASE/b/CCCCCC"}, keysOf(kept))
+	assert.Equal(t, []string{"BASE/a/BBBBBB"}, keysOf(skipped))
+
+	empty, err := gamerepo.LoadBlacklist(filepath.Join(t.TempDir(), "missing.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, 0, empty.Len())
+	_, err = gamerepo.ReadBlacklist(filepath.Join(t.TempDir(), "missing.txt"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestRepoBlacklist: the repository's blacklist.txt parses, and its keys
+// are unique.
+func TestRepoBlacklist(t *testing.T) {
+	b, err := gamerepo.ReadBlacklist("../blacklist.txt")
+	if os.IsNotExist(err) {
+		t.Skip("no blacklist.txt yet")
+	}
+	require.NoError(t, err)
+	for _, e := range b.Entries() {
+		assert.NotEmpty(t, e.Reason, e.Key)
+	}
+}

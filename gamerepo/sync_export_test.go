@@ -1,0 +1,4 @@
+package gamerepo
+
+// SetNoSync makes c skip fsync, for fast tests.
+func SetNoSync(c *Cache) { c.nosync = true }
