@@ -91,6 +91,8 @@ func NewRootCmd(streams *IO) *cobra.Command {
 		NewCmdResults(streams),
 		NewCmdValidate(streams, nil),
 		NewCmdEngine(streams),
+		NewCmdGames(streams),
+		NewCmdReport(streams, nil), NewCmdCompare(streams, nil),
 	)
 	return root
 }

@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gdlperf/gdlperf/report"
+	"github.com/gdlperf/gdlperf/results"
+)
+
+// ExitNewFailures is compare's exit code when some game fails with NEW
+// that did not with OLD (it takes precedence over ExitRegression).
+const ExitNewFailures = 4
+
+// CompareOptions are the options of gdlperf compare.
+type CompareOptions struct {
+	IO           *IO
+	Old, New     string  // result files or folders, or engine versions; New "" with one engine of two versions
+	Results      string  // where engine versions are looked up
+	Noise        float64 // percent
+	CrossMachine bool
+}
+
+// NewCmdCompare builds "gdlperf compare OLD NEW".
+func NewCmdCompare(streams *IO, runF func(*CompareOptions) error) *cobra.Command {
+	opts := &CompareOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "compare OLD [NEW]",
+		Short: "Compare two engine versions or two sets of results, game by game, for CI",
+		Long: `Compare prints, per game, the median state changes per second of OLD and
+NEW, their ratio with its 95% interval, the p-value of the Mann-Whitney U
+test and a verdict: faster or slower (significant, p < 0.05, and beyond
+--noise), ~ (no significant change), broken (runs fail with NEW and did not
+with OLD), fixed (the other way), failing (failures on both sides). A
+summary line per table follows.
+
+OLD and NEW are results files or folders, or engine versions looked up in
+--results: ENGINE@VERSION, or ENGINE when it has one version there (or two,
+the other one named on the other side). With a single argument ENGINE that
+has two versions, the older is OLD. Rows are compared only within one
+machine fingerprint.
+
+Exit status: 0 no regression, 3 a game got slower (significantly and by
+more than --noise), 4 a game newly fails, 1 the comparison could not be
+made, 2 a bad command line.`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Old = args[0]
+			if len(args) == 2 {
+				opts.New = args[1]
+			}
+			if opts.Noise < 0 || opts.Noise >= 100 {
+				return withCode(ExitUsage, fmt.Errorf("--noise is a percentage from 0 to 100, not %g", opts.Noise))
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runCompare(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Results, "results", "gdlperf-results", "results folder (or file) where engine versions are looked up")
+	f.Float64Var(&opts.Noise, "noise", 2, "percentage change below which a significant difference still counts as ~")
+	f.BoolVar(&opts.CrossMachine, "cross-machine", false, "compare rows of two different machines (each side on one machine)")
+	return cmd
+}
+
+func runCompare(opts *CompareOptions) error {
+	old, new, err := compareSides(opts)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	d, err := report.CompareSides(old, new, report.DiffOptions{Noise: opts.Noise / 100, CrossMachine: opts.CrossMachine})
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	for _, w := range d.Warnings {
+		fmt.Fprintln(opts.IO.Err, "warning:", w)
+	}
+	if err := d.WriteText(opts.IO.Out); err != nil {
+		return withCode(ExitFailure, err)
+	}
+	var problems []string
+	if n := d.Count(report.Broken); n > 0 {
+		problems = append(problems, fmt.Sprintf("%s newly failing (%s)", gamesCount(n), gameList(d.Games(report.Broken))))
+	}
+	if n := d.Count(report.Slower); n > 0 {
+		problems = append(problems, fmt.Sprintf("%s slower by more than %g%% (%s)", gamesCount(n), opts.Noise, gameList(d.Games(report.Slower))))
+	}
+	switch {
+	case d.Count(report.Broken) > 0:
+		return withCode(ExitNewFailures, errors.New("regression: "+strings.Join(problems, "; ")))
+	case d.Count(report.Slower) > 0:
+		return withCode(ExitRegression, errors.New("regression: "+strings.Join(problems, "; ")))
+	}
+	return nil
+}
+
+func gamesCount(n int) string {
+	if n == 1 {
+		return "1 game"
+	}
+	return fmt.Sprintf("%d games", n)
+}
+
+// gameList names up to five games, quoted so that no key can disturb the
+// terminal.
+func gameList(games []string) string {
+	var q []string
+	for i, g := range games {
+		if i == 5 {
+			q = append(q, fmt.Sprintf("and %d more", len(games)-5))
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", g))
+	}
+	return strings.Join(q, ", ")
+}
+
+// compareSides resolves OLD and NEW into rows.
+func compareSides(opts *CompareOptions) (report.Side, report.Side, error) {
+	var pool *versionPool // the --results rows, loaded when a side names a version
+	loadPool := func() (*versionPool, error) {
+		if pool == nil {
+			rows, _, err := loadRowsFrom(opts.Results, opts.IO.Err)
+			if err != nil {
+				return nil, fmt.Errorf("%w (engine versions are looked up in --results)", err)
+			}
+			pool = &versionPool{rows: rows, campaign: report.Analyze(rows), dir: opts.Results}
+		}
+		return pool, nil
+	}
+	if opts.New == "" {
+		if isPath(opts.Old) {
+			return report.Side{}, report.Side{}, fmt.Errorf("compare needs OLD and NEW; only one argument names an engine with two versions")
+		}
+		p, err := loadPool()
+		if err != nil {
+			return report.Side{}, report.Side{}, err
+		}
+		vs := p.campaign.VersionsOf(opts.Old)
+		if len(vs) != 2 {
+			return report.Side{}, report.Side{}, fmt.Errorf("with one argument, engine %s must have two versions in %s; it has %s", opts.Old, p.dir, versionsText(vs))
+		}
+		return p.side(vs[0]), p.side(vs[1]), nil
+	}
+	args := [2]string{opts.Old, opts.New}
+	var sides [2]report.Side
+	var specs [2]*report.Version
+	for i, a := range args {
+		if isPath(a) {
+			rows, _, err := loadRowsFrom(a, opts.IO.Err)
+			if err != nil {
+				return report.Side{}, report.Side{}, err
+			}
+			sides[i] = report.Side{Label: a, Rows: rows}
+			continue
+		}
+		v := report.ParseVersion(a)
+		specs[i] = &v
+	}
+	if specs[0] == nil && specs[1] == nil {
+		return sides[0], sides[1], nil
+	}
+	p, err := loadPool()
+	if err != nil {
+		return report.Side{}, report.Side{}, err
+	}
+	for i, s := range specs {
+		if s == nil {
+			continue
+		}
+		var other *report.Version
+		if o := specs[1-i]; o != nil && o.Engine == s.Engine {
+			other = o
+		}
+		v, err := p.resolve(*s, other, i == 0)
+		if err != nil {
+			return report.Side{}, report.Side{}, err
+		}
+		sides[i] = p.side(v)
+	}
+	return sides[0], sides[1], nil
+}
+
+func isPath(arg string) bool {
+	_, err := os.Stat(arg)
+	return err == nil
+}
+
+// versionPool is the rows where engine versions are looked up.
+type versionPool struct {
+	rows     []results.Row
+	campaign *report.Campaign
+	dir      string
+}
+
+// resolve finds the version spec names. A bare engine name is its only
+// version; with two versions, the one the other side does not name, or
+// (when both sides name the bare engine) the older for OLD and the newer
+// for NEW.
+func (p *versionPool) resolve(spec report.Version, other *report.Version, isOld bool) (report.Version, error) {
+	vs := p.campaign.VersionsOf(spec.Engine)
+	if len(vs) == 0 {
+		var names []string
+		seen := map[string]bool{}
+		for _, v := range p.campaign.Versions {
+			if !seen[v.Engine] {
+				seen[v.Engine] = true
+				names = append(names, v.Engine)
+			}
+		}
+		return report.Version{}, fmt.Errorf("%s is neither a results file or folder nor an engine in %s (engines there: %s)", spec, p.dir, strings.Join(names, ", "))
+	}
+	if spec.Version != "" {
+		for _, v := range vs {
+			if v == spec {
+				return v, nil
+			}
+		}
+		return report.Version{}, fmt.Errorf("engine %s has no version %s in %s; it has %s", spec.Engine, spec.Version, p.dir, versionsText(vs))
+	}
+	switch {
+	case len(vs) == 1:
+		return vs[0], nil
+	case len(vs) == 2 && other != nil && other.Version != "":
+		if vs[0] == *other {
+			return vs[1], nil
+		}
+		if vs[1] == *other {
+			return vs[0], nil
+		}
+	case len(vs) == 2 && other != nil:
+		if isOld {
+			return vs[0], nil
+		}
+		return vs[1], nil
+	}
+	return report.Version{}, fmt.Errorf("engine %s has %s in %s; name one as %s@VERSION", spec.Engine, versionsText(vs), p.dir, spec.Engine)
+}
+
+func (p *versionPool) side(v report.Version) report.Side {
+	var rows []results.Row
+	for _, r := range p.rows {
+		if r.Engine == v.Engine && r.EngineVersion == v.Version {
+			rows = append(rows, r)
+		}
+	}
+	return report.Side{Label: v.String(), Rows: rows}
+}
+
+func versionsText(vs []report.Version) string {
+	if len(vs) == 0 {
+		return "no version"
+	}
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = v.Version
+	}
+	word := "versions"
+	if len(vs) == 1 {
+		word = "version"
+	}
+	return word + " " + strings.Join(s, ", ")
+}

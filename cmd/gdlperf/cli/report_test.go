@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/report/reporttest"
+)
+
+func TestNewCmdReportOptions(t *testing.T) {
+	var got *ReportOptions
+	cmd := NewCmdReport(&IO{}, func(o *ReportOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--results", "r", "-o", "site", "--baseline", "propnet@2"})
+	require.NoError(t, cmd.Execute())
+	got.IO = nil
+	assert.Equal(t, ReportOptions{Results: "r", Out: "site", Baseline: "propnet@2", Title: "gdlperf results", Blacklist: "blacklist.txt"}, *got)
+}
+
+func TestReportWritesSite(t *testing.T) {
+	rows := reporttest.Rows()
+	dir := writeRows(t, rows)
+	out := filepath.Join(t.TempDir(), "site")
+	bl := filepath.Join(t.TempDir(), "blacklist.txt")
+	require.NoError(t, os.WriteFile(bl, []byte(reporttest.Hex+";too <slow>\n"), 0o644))
+	code, stdout, stderr := run(t, "report", "--results", dir, "--out", out, "--blacklist", bl, "--cache", t.TempDir())
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Equal(t, filepath.Join(out, "index.html")+"\n", stdout)
+	assert.Regexp(t, `wrote 18 pages \(0\.\d MB\) from 111 rows to `, stderr)
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), `<table class="matrix">`)
+	entries, err := os.ReadDir(filepath.Join(out, "game"))
+	require.NoError(t, err)
+	assert.Len(t, entries, 9)
+	var hex []byte
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "BASE_hex_") {
+			hex, _ = os.ReadFile(filepath.Join(out, "game", e.Name()))
+		}
+	}
+	assert.Contains(t, string(hex), `<dd class="bad">too &lt;slow&gt;</dd>`, "the blacklist's reason")
+
+	// A file works as well as a folder, and the same rows give the same pages.
+	out2 := filepath.Join(t.TempDir(), "site")
+	code, _, stderr = run(t, "report", "--results", filepath.Join(dir, "rows.csv"), "--out", out2, "--blacklist", bl)
+	require.Equal(t, ExitOK, code, stderr)
+	index2, err := os.ReadFile(filepath.Join(out2, "index.html"))
+	require.NoError(t, err)
+	assert.Equal(t, string(index), string(index2))
+}
+
+// Built-in games get their roles and validator findings on their page.
+func TestReportBuiltinGameInfo(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe", "--seconds", "1", "--results", dir)
+	require.Equal(t, 0, code, stderr)
+	out := filepath.Join(t.TempDir(), "site")
+	code, _, stderr = run(t, "report", "--results", dir, "--out", out, "--blacklist", filepath.Join(dir, "none.txt"))
+	require.Equal(t, ExitOK, code, stderr)
+	assert.NotContains(t, stderr, "warning:")
+	games, err := filepath.Glob(filepath.Join(out, "game", "BUILTIN_tictactoe_*.html"))
+	require.NoError(t, err)
+	require.Len(t, games, 1)
+	page, err := os.ReadFile(games[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "built in: builtin/tictactoe.kif")
+	assert.Contains(t, string(page), "<dt>roles</dt>")
+}
+
+func TestReportErrors(t *testing.T) {
+	empty := t.TempDir()
+	code, _, stderr := run(t, "report", "--results", filepath.Join(empty, "missing"), "--out", t.TempDir())
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "reading results")
+
+	code, _, stderr = run(t, "report", "--results", empty, "--out", t.TempDir())
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "no result rows in "+empty+"; gdlperf run writes them")
+
+	code, _, _ = run(t, "report", "extra")
+	assert.Equal(t, ExitUsage, code)
+}

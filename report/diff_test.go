@@ -1,0 +1,119 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rt "github.com/gdlperf/gdlperf/report/reporttest"
+	"github.com/gdlperf/gdlperf/results"
+)
+
+func versions(rows []results.Row, engine, version string) Side {
+	return Side{Label: engine + "@" + version, Rows: rt.Filter(rows, engine, version)}
+}
+
+func TestCompareSidesVerdicts(t *testing.T) {
+	rows := rt.Rows()
+	d, err := CompareSides(versions(rows, "propnet", "2-bbb"), versions(rows, "propnet", "3-ccc"), DiffOptions{Noise: 0.02})
+	require.NoError(t, err)
+	require.Len(t, d.Tables, 1, "machine 2 has no propnet@3: only machine 1 is compared")
+	want := map[string]Verdict{
+		rt.TicTacToe:   Faster,
+		rt.ConnectFour: Slower,
+		rt.Hex:         Fixed,
+		rt.Script:      Broken,
+		rt.Zero:        Same,
+		rt.Breakthru:   Same,
+		rt.Reversi:     Same, // significant, but 1% is within the 2% noise
+		rt.SpeedChess:  Same, // one run each: too few for a verdict
+	}
+	got := map[string]Verdict{}
+	for _, g := range d.Tables[0].Games {
+		got[g.Game] = g.Verdict
+	}
+	assert.Equal(t, want, got)
+	assert.Equal(t, 1, d.Count(Slower))
+	assert.Equal(t, 1, d.Count(Broken))
+	assert.Equal(t, []string{rt.Script}, d.Games(Broken))
+	assert.Contains(t, d.Warnings, "machine m2-fingerprint is only in propnet@2-bbb: its runs are not compared")
+	assert.Contains(t, d.Warnings[len(d.Warnings)-1], "1 game had too few repetitions for a verdict")
+
+	// With no noise allowance, reversi's significant 1% counts.
+	d, err = CompareSides(versions(rows, "propnet", "2-bbb"), versions(rows, "propnet", "3-ccc"), DiffOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, d.Count(Faster))
+}
+
+func TestCompareSidesGolden(t *testing.T) {
+	rows := rt.Rows()
+	d, err := CompareSides(versions(rows, "propnet", "2-bbb"), versions(rows, "propnet", "3-ccc"), DiffOptions{Noise: 0.02})
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, d.WriteText(&b))
+	golden(t, "compare.golden", b.Bytes())
+}
+
+func TestCompareSidesErrors(t *testing.T) {
+	rows := rt.Rows()
+	m2 := func(rows []results.Row) []results.Row {
+		var out []results.Row
+		for _, r := range rows {
+			if r.Machine == rt.Machine2 {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		old     Side
+		new     Side
+		opts    DiffOptions
+		wantErr string
+	}{
+		{"empty side", Side{Label: "OLD"}, versions(rows, "propnet", "3-ccc"), DiffOptions{}, "OLD has no results"},
+		{"two versions on a side", Side{Label: "OLD", Rows: rows}, versions(rows, "propnet", "3-ccc"), DiffOptions{},
+			"OLD holds 2 versions of engine propnet (propnet@2-bbb, propnet@3-ccc); compare engine versions instead, as propnet@2-bbb"},
+		{"different machines", Side{Label: "OLD", Rows: m2(rt.Filter(rows, "propnet", "2-bbb"))}, versions(rows, "propnet", "3-ccc"), DiffOptions{},
+			"OLD and propnet@3-ccc were measured on different machines (machine m2-fingerprint; machine m1-fingerprint), and rates of two machines are not comparable; --cross-machine compares them anyway"},
+		{"no common engine", versions(rows, "solo", "1"), Side{Label: "NEW", Rows: append(rt.Filter(rows, "prover", "1-aaa"), rt.Filter(rows, "propnet", "3-ccc")...)}, DiffOptions{},
+			"solo@1 and NEW have no engine in common (solo@1; propnet@3-ccc, prover@1-aaa)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := CompareSides(tt.old, tt.new, tt.opts)
+			require.Error(t, err)
+			assert.Equal(t, tt.wantErr, err.Error())
+		})
+	}
+}
+
+func TestCompareSidesCrossMachine(t *testing.T) {
+	rows := rt.Rows()
+	var old []results.Row
+	for _, r := range rt.Filter(rows, "propnet", "2-bbb") {
+		if r.Machine == rt.Machine2 {
+			old = append(old, r)
+		}
+	}
+	d, err := CompareSides(Side{Label: "OLD", Rows: old}, versions(rows, "propnet", "3-ccc"), DiffOptions{CrossMachine: true, Noise: 0.02})
+	require.NoError(t, err)
+	assert.Contains(t, d.Warnings[0], "comparing machine m2-fingerprint (OLD) with machine m1-fingerprint")
+	assert.Equal(t, "propnet@2-bbb on machine m2-fingerprint → propnet@3-ccc on machine m1-fingerprint", d.Tables[0].heading())
+}
+
+// Two result sets of the same engine name with one version each compare
+// directly, as do two different engines.
+func TestCompareSidesDifferentEngines(t *testing.T) {
+	rows := rt.Rows()
+	d, err := CompareSides(versions(rows, "prover", "1-aaa"), versions(rows, "propnet", "2-bbb"), DiffOptions{Noise: 0.02})
+	require.NoError(t, err)
+	require.Len(t, d.Tables, 2, "both machines ran both")
+	assert.Equal(t, rt.Machine1, d.Tables[0].OldMachine)
+	assert.Equal(t, Failing, d.Tables[0].Games[2].Verdict, "hex: prover failed every run, propnet still one")
+	assert.Equal(t, rt.Machine2, d.Tables[1].OldMachine)
+	assert.Len(t, d.Tables[1].Games, 1)
+}

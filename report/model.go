@@ -1,0 +1,309 @@
+package report
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchmath"
+
+	"github.com/gdlperf/gdlperf/results"
+)
+
+// Confidence is the level of every interval in the reports.
+const Confidence = 0.95
+
+// thresholds are benchstat's: alpha 0.05 for the U test.
+var thresholds = benchmath.DefaultThresholds
+
+// Version is an engine version: the unit reports compare.
+type Version struct {
+	Engine  string
+	Version string
+}
+
+// String is "engine@version", or the engine alone when it reported no version.
+func (v Version) String() string {
+	if v.Version == "" {
+		return v.Engine
+	}
+	return v.Engine + "@" + v.Version
+}
+
+// ParseVersion reads "engine@version" or "engine" (then Version is "").
+func ParseVersion(s string) Version {
+	if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		return Version{Engine: s[:i], Version: s[i+1:]}
+	}
+	return Version{Engine: s}
+}
+
+// Cell is what one engine version did on one game on one machine: its runs
+// (the repetitions) and their statistics.
+type Cell struct {
+	Machine string
+	Game    string
+	Version Version
+	Runs    []*results.Row // by repetition, run key, start time
+	OK      int            // runs with status ok
+
+	// Rate is the median state changes per second of the ok runs with its
+	// 95% confidence interval (benchmath.AssumeNothing). Zero when OK is 0.
+	Rate   benchmath.Summary
+	sample *benchmath.Sample // the ok runs' rates, ascending
+
+	Rollouts   float64 // median rollouts per second of the ok runs
+	InitMs     float64 // median init milliseconds of the ok runs; -1 when not reported
+	PeakRSSKiB int64   // highest peak RSS of the runs; 0 when not reported
+}
+
+// Failed is the number of runs that did not end ok.
+func (c *Cell) Failed() int { return len(c.Runs) - c.OK }
+
+// Measured says whether some run ended ok, so that the cell has a rate.
+func (c *Cell) Measured() bool { return c != nil && c.OK > 0 }
+
+// ErrorRate is the fraction of runs that failed.
+func (c *Cell) ErrorRate() float64 {
+	if len(c.Runs) == 0 {
+		return 0
+	}
+	return float64(c.Failed()) / float64(len(c.Runs))
+}
+
+// Rates returns the ok runs' state changes per second, ascending.
+func (c *Cell) Rates() []float64 {
+	if c.sample == nil {
+		return nil
+	}
+	return c.sample.Values
+}
+
+// FirstError returns the first failed run, or nil.
+func (c *Cell) FirstError() *results.Row {
+	for _, r := range c.Runs {
+		if r.Status != results.StatusOK {
+			return r
+		}
+	}
+	return nil
+}
+
+// Machine is the results of one machine fingerprint: ratios and intervals
+// are only ever computed within one Machine.
+type Machine struct {
+	ID         string
+	Hosts      []string // distinct values seen, sorted
+	CPUModels  []string
+	Governors  []string
+	Kernels    []string
+	GoVersions []string
+	First      string // earliest start time (RFC 3339), "" when no row has one
+	Last       string // latest start time
+	Runs       int
+	Failed     int
+
+	Games    []string  // sorted
+	Versions []Version // by engine name, then oldest first
+	cells    map[cellKey]*Cell
+}
+
+type cellKey struct {
+	game    string
+	version Version
+}
+
+// Cell returns the cell of game and v, or nil when v never ran game here.
+func (m *Machine) Cell(game string, v Version) *Cell { return m.cells[cellKey{game, v}] }
+
+// Has says whether v ran on this machine.
+func (m *Machine) Has(v Version) bool { return slices.Contains(m.Versions, v) }
+
+// Campaign is every row, grouped by machine.
+type Campaign struct {
+	Machines []*Machine // by ID
+	Runs     int
+	Failed   int
+	// Versions are all engine versions, by engine name, then oldest first
+	// (by the earliest start time of their runs, then by name).
+	Versions []Version
+	order    map[Version]int
+}
+
+// Analyze groups rows by machine, game and engine version and computes the
+// statistics of every cell. It keeps pointers into rows: do not change them
+// afterwards. Analyze does not depend on the order of rows.
+func Analyze(rows []results.Row) *Campaign {
+	c := &Campaign{Runs: len(rows), order: map[Version]int{}}
+	machines := map[string]*Machine{}
+	first := map[Version]string{}
+	for i := range rows {
+		r := &rows[i]
+		m := machines[r.Machine]
+		if m == nil {
+			m = &Machine{ID: r.Machine, cells: map[cellKey]*Cell{}}
+			machines[r.Machine] = m
+		}
+		v := Version{r.Engine, r.EngineVersion}
+		k := cellKey{r.GameKey, v}
+		cell := m.cells[k]
+		if cell == nil {
+			cell = &Cell{Machine: r.Machine, Game: r.GameKey, Version: v}
+			m.cells[k] = cell
+		}
+		cell.Runs = append(cell.Runs, r)
+		m.Runs++
+		if r.Status != results.StatusOK {
+			m.Failed++
+			c.Failed++
+		}
+		if r.StartTime != "" {
+			if f, ok := first[v]; !ok || f == "" || r.StartTime < f {
+				first[v] = r.StartTime
+			}
+			if m.First == "" || r.StartTime < m.First {
+				m.First = r.StartTime
+			}
+			m.Last = max(m.Last, r.StartTime)
+		} else if _, ok := first[v]; !ok {
+			first[v] = ""
+		}
+	}
+	// Versions in order: by engine, then by first run (unknown last), then name.
+	for v := range first {
+		c.Versions = append(c.Versions, v)
+	}
+	slices.SortFunc(c.Versions, func(a, b Version) int {
+		if x := cmp.Compare(a.Engine, b.Engine); x != 0 {
+			return x
+		}
+		fa, fb := first[a], first[b]
+		if (fa == "") != (fb == "") {
+			if fa == "" {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(cmp.Compare(fa, fb), cmp.Compare(a.Version, b.Version))
+	})
+	for i, v := range c.Versions {
+		c.order[v] = i
+	}
+	for _, m := range machines {
+		games := map[string]bool{}
+		versions := map[Version]bool{}
+		sets := [5]map[string]bool{{}, {}, {}, {}, {}}
+		for k, cell := range m.cells {
+			games[k.game] = true
+			versions[k.version] = true
+			slices.SortFunc(cell.Runs, compareRuns)
+			for _, r := range cell.Runs {
+				for i, s := range [5]string{r.Host, r.CPUModel, r.Governor, r.Kernel, r.GoVersion} {
+					if s != "" {
+						sets[i][s] = true
+					}
+				}
+			}
+			cell.compute()
+		}
+		m.Hosts, m.CPUModels, m.Governors, m.Kernels, m.GoVersions = sortedKeys(sets[0]), sortedKeys(sets[1]), sortedKeys(sets[2]), sortedKeys(sets[3]), sortedKeys(sets[4])
+		m.Games = sortedKeys(games)
+		for v := range versions {
+			m.Versions = append(m.Versions, v)
+		}
+		c.sortVersions(m.Versions)
+		c.Machines = append(c.Machines, m)
+	}
+	slices.SortFunc(c.Machines, func(a, b *Machine) int { return cmp.Compare(a.ID, b.ID) })
+	return c
+}
+
+// sortVersions sorts vs in the campaign's order of versions.
+func (c *Campaign) sortVersions(vs []Version) {
+	slices.SortFunc(vs, func(a, b Version) int { return cmp.Compare(c.order[a], c.order[b]) })
+}
+
+// VersionsOf returns the versions of engine, oldest first.
+func (c *Campaign) VersionsOf(engine string) []Version {
+	var out []Version
+	for _, v := range c.Versions {
+		if v.Engine == engine {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// MachinesOf returns the machines where v ran.
+func (c *Campaign) MachinesOf(v Version) []*Machine {
+	var out []*Machine
+	for _, m := range c.Machines {
+		if m.Has(v) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func compareRuns(a, b *results.Row) int {
+	return cmp.Or(
+		cmp.Compare(a.Repetition, b.Repetition),
+		cmp.Compare(a.RunKey, b.RunKey),
+		cmp.Compare(a.StartTime, b.StartTime),
+		cmp.Compare(a.Status, b.Status),
+		cmp.Compare(a.StateChanges, b.StateChanges),
+		cmp.Compare(a.MillisecondsTaken, b.MillisecondsTaken),
+		cmp.Compare(a.ErrorMessage, b.ErrorMessage),
+	)
+}
+
+func sortedKeys[K cmp.Ordered](m map[K]bool) []K {
+	out := make([]K, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// compute fills the statistics of c from its runs.
+func (c *Cell) compute() {
+	var rates, rollouts, inits []float64
+	reported := false
+	for _, r := range c.Runs {
+		c.PeakRSSKiB = max(c.PeakRSSKiB, r.PeakRSSKiB)
+		if r.Status != results.StatusOK {
+			continue
+		}
+		c.OK++
+		rates = append(rates, r.StatesPerSecond())
+		ro := 0.0
+		if r.MillisecondsTaken > 0 {
+			ro = float64(r.Rollouts) * 1000 / float64(r.MillisecondsTaken)
+		}
+		rollouts = append(rollouts, ro)
+		inits = append(inits, float64(r.InitMilliseconds))
+		if r.InitMilliseconds > 0 || r.PeakRSSKiB > 0 {
+			reported = true
+		}
+	}
+	c.InitMs = -1
+	if c.OK == 0 {
+		return
+	}
+	c.sample = benchmath.NewSample(rates, &thresholds)
+	c.Rate = benchmath.AssumeNothing.Summary(c.sample, Confidence)
+	c.Rollouts = median(rollouts)
+	if reported {
+		c.InitMs = median(inits)
+	}
+}
+
+// median is benchmath's median of xs (which it sorts).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return benchmath.AssumeNothing.Summary(benchmath.NewSample(xs, &thresholds), Confidence).Center
+}
