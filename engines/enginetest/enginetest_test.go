@@ -1,0 +1,178 @@
+package enginetest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/gamerepo"
+)
+
+func TestProverConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	Suite(t, Reference())
+}
+
+func builtin(t *testing.T, name string) *gdl.Game {
+	t.Helper()
+	b, ok := gamerepo.Builtin(name)
+	require.True(t, ok)
+	g, err := gdl.Load(b.File, b.Rules)
+	require.NoError(t, err)
+	return g
+}
+
+// counter is a one-player game of 80 steps with two moves at each.
+func counter(t *testing.T) *gdl.Game {
+	var b strings.Builder
+	b.WriteString("(role r)\n(init (step 0))\n(legal r a)\n(legal r b)\n")
+	b.WriteString("(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n")
+	b.WriteString("(<= (next (took ?x)) (does r ?x))\n")
+	b.WriteString("(<= terminal (true (step 80)))\n(goal r 100)\n")
+	for i := 0; i < 80; i++ {
+		fmt.Fprintf(&b, "(succ %d %d)\n", i, i+1)
+	}
+	g, err := gdl.Load("counter.kif", []byte(b.String()))
+	require.NoError(t, err)
+	return g
+}
+
+// replay plays a mismatch's history on two machines and compares the state
+// it reaches, the way a user would reproduce a report.
+func replay(t *testing.T, m *Mismatch, ref, got engines.Machine) (differs bool) {
+	t.Helper()
+	rs, err := ref.Initial()
+	require.NoError(t, err)
+	gs, err := got.Initial()
+	require.NoError(t, err)
+	for _, joint := range m.History {
+		rj := make([]engines.Move, len(joint))
+		gj := make([]engines.Move, len(joint))
+		for r, text := range joint {
+			rl, err := ref.Legal(rs, r)
+			require.NoError(t, err)
+			gl, err := got.Legal(gs, r)
+			require.NoError(t, err)
+			rj[r] = moveTexts(ref, rl)[text]
+			gj[r] = moveTexts(got, gl)[text]
+		}
+		rs, err = ref.Next(rs, rj)
+		require.NoError(t, err)
+		gs, err = got.Next(gs, gj)
+		require.NoError(t, err)
+	}
+	if len(setDiff("state", ref.StateFacts(rs), got.StateFacts(gs))) > 0 {
+		return true
+	}
+	rt, _ := ref.Terminal(rs)
+	gt, _ := got.Terminal(gs)
+	if rt != gt {
+		return true
+	}
+	if rt {
+		rg, _ := ref.Goals(rs)
+		gg, _ := got.Goals(gs)
+		return fmt.Sprint(rg) != fmt.Sprint(gg)
+	}
+	for r := range ref.Roles() {
+		rl, _ := ref.Legal(rs, r)
+		gl, _ := got.Legal(gs, r)
+		if len(setDiff("legal", keys(moveTexts(ref, rl)), keys(moveTexts(got, gl)))) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func TestBrokenEnginesAreCaught(t *testing.T) {
+	ref := Reference()
+	ttt := builtin(t, "tictactoe")
+	long := counter(t)
+	for _, kind := range BrokenKinds {
+		bad := BrokenEngine(kind, ref)
+		game := ttt
+		if kind == LateWrong {
+			game = long
+		}
+		t.Run(kind+"/trace", func(t *testing.T) {
+			m, err := TraceCheck(ref, bad, game, 1, 3)
+			require.NoError(t, err)
+			require.NotNil(t, m, "not caught")
+			rm, _ := ref.New(game)
+			bm, _ := bad.New(game)
+			assert.True(t, replay(t, m, rm, bm), "the reported moves reproduce the difference: %v", m)
+			if kind == LateWrong {
+				assert.GreaterOrEqual(t, m.Step, 50)
+			}
+		})
+		t.Run(kind+"/exhaustive", func(t *testing.T) {
+			rm, _ := ref.New(game)
+			bm, _ := bad.New(game)
+			m, _, err := Exhaustive(rm, bm, 10_000)
+			require.NoError(t, err)
+			require.NotNil(t, m, "not caught")
+			rm2, _ := ref.New(game)
+			bm2, _ := bad.New(game)
+			assert.True(t, replay(t, m, rm2, bm2), "the reported moves reproduce the difference: %v", m)
+		})
+	}
+	// The metamorphic check catches answers that depend on names: the
+	// broken engine drops the move whose name sorts first, which is
+	// another move once the names change.
+	t.Run(DropLegal+"/metamorphic", func(t *testing.T) {
+		m, err := Metamorphic(BrokenEngine(DropLegal, ref), builtin(t, "rockpaperscissors"), 5, 3)
+		require.NoError(t, err)
+		require.NotNil(t, m, "not caught")
+		assert.Equal(t, "metamorphic", m.Method)
+	})
+}
+
+func TestCompareTracesReportsWhatDiffers(t *testing.T) {
+	ref := Reference()
+	m, err := TraceCheck(ref, BrokenEngine(WrongGoal, ref), builtin(t, "tictactoe"), 2, 2)
+	require.NoError(t, err)
+	require.NotNil(t, m)
+	assert.Contains(t, m.Error(), "goals: reference")
+	assert.NotEmpty(t, m.History)
+	m, err = TraceCheck(ref, BrokenEngine(KeepFact, ref), builtin(t, "tictactoe"), 2, 2)
+	require.NoError(t, err)
+	require.NotNil(t, m)
+	assert.Contains(t, m.Error(), "state extra (cell")
+	assert.Equal(t, 1, m.Step, "the first state after a move differs")
+}
+
+func TestProverAgreesWithItselfRenamed(t *testing.T) {
+	for _, b := range gamerepo.Builtins() {
+		t.Run(b.Name, func(t *testing.T) {
+			g, err := gdl.Load(b.File, b.Rules)
+			require.NoError(t, err)
+			m, err := Metamorphic(Reference(), g, 3, 5)
+			require.NoError(t, err)
+			assert.Nil(t, m)
+			text, rn := Rename(g, 3)
+			assert.NotContains(t, text, "(role xplayer)")
+			for orig, w := range rn.To {
+				assert.Equal(t, orig, rn.From[w])
+			}
+		})
+	}
+}
+
+func TestExhaustiveTicTacToe(t *testing.T) {
+	ref := Reference()
+	g := builtin(t, "tictactoe")
+	a, _ := ref.New(g)
+	b, _ := ref.New(g)
+	m, st, err := Exhaustive(a, b, 10_000)
+	require.NoError(t, err)
+	assert.Nil(t, m)
+	assert.True(t, st.Complete)
+	assert.Equal(t, 5478, st.States, "tic-tac-toe has 5478 reachable positions")
+}

@@ -1,0 +1,180 @@
+package enginetest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/prover"
+	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/gamerepo"
+)
+
+// Reference is the engine every other is checked against.
+func Reference() engines.Engine {
+	e, ok := engines.Lookup(prover.Name)
+	if !ok {
+		panic("enginetest: the prover is not registered")
+	}
+	return e
+}
+
+// TraceCheck writes the traces of both engines for the same seed and
+// rollouts in memory and compares them.
+func TraceCheck(ref, e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mismatch, error) {
+	rm, err := ref.New(g)
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	em, err := e.New(g)
+	if err != nil {
+		return &Mismatch{Method: "trace", Diffs: []string{"the engine cannot build the game: " + err.Error()}}, nil
+	}
+	var rb, eb bytes.Buffer
+	rollout.Trace(&rb, rm, ref.Name, ref.Version, seed, rollouts)
+	rollout.Trace(&eb, em, e.Name, e.Version, seed, rollouts)
+	return CompareTraces(&rb, &eb)
+}
+
+// SuiteGames are the mirrored games the suite runs besides the built-in
+// ones: small and large boards, simultaneous moves, recursion, counters.
+var SuiteGames = []string{
+	// The speed panel (../shared/design/PANEL.md).
+	"base/ticTacToe/ticTacToe.kif",
+	"base/connectFour/connectFour.kif",
+	"base/breakthrough/breakthrough.kif",
+	"base/reversi/reversi.kif",
+	"base/hex/hex.kif",
+	"base/speedChess/speedChess.kif",
+	"base/amazons/amazons.kif",
+	"base/checkers/checkers.kif",
+	"base/englishDraughts/englishDraughts.kif",
+	"base/chineseCheckers4/chineseCheckers4.kif",
+	"base/sheepAndWolf/sheepAndWolf.kif",
+	"base/dotsAndBoxes/dotsAndBoxes.kif",
+	"base/knightsTour/knightsTour.kif",
+	"base/pentago/pentago.kif",
+	"base/3pConnectFour/3pConnectFour.kif",
+	"base/connectFourSimultaneous/connectFourSimultaneous.kif",
+	"base/eightPuzzle/eightPuzzle.kif",
+	"base/skirmish/skirmish.kif",
+	"base/4pffa/4pffa.kif",
+	"base/nineBoardTicTacToe/nineBoardTicTacToe.kif",
+	// Two Dresden games with other habits of writing.
+	"dresden/tictactoe/rulesheet.kif",
+	"dresden/blocks/rulesheet.kif",
+}
+
+// SharedDir finds ../shared beside the repository by walking up from the
+// working directory; "" when there is none.
+func SharedDir() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		cand := filepath.Join(dir, "shared", "gamerepo-mirror")
+		if st, err := os.Stat(cand); err == nil && st.IsDir() {
+			return filepath.Join(dir, "shared")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// suiteGame is a game the suite runs.
+type suiteGame struct {
+	name string
+	game *gdl.Game
+}
+
+func suiteGames(t *testing.T) []suiteGame {
+	var out []suiteGame
+	for _, b := range gamerepo.Builtins() {
+		g, err := gdl.Load(b.File, b.Rules)
+		if err != nil {
+			t.Fatalf("built-in game %s: %v", b.Name, err)
+		}
+		out = append(out, suiteGame{"builtin/" + b.Name, g})
+	}
+	shared := SharedDir()
+	if shared == "" {
+		t.Log("../shared not found: the suite runs on the built-in games only")
+		return out
+	}
+	for _, p := range SuiteGames {
+		g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", p))
+		if err != nil {
+			t.Logf("skipping %s: %v", p, err)
+			continue
+		}
+		out = append(out, suiteGame{p, g})
+	}
+	tests, _ := filepath.Glob(filepath.Join(shared, "reference", "ggp-base-test-games", "*.kif"))
+	sort.Strings(tests)
+	for _, p := range tests {
+		g, err := gdl.LoadFile(p)
+		if err != nil {
+			continue // the invalid ones, which the validator rejects
+		}
+		out = append(out, suiteGame{"ggp-base/" + filepath.Base(p), g})
+	}
+	return out
+}
+
+// Suite checks an engine against the reference on the built-in games, a
+// fixed sample of mirrored games and GGP-Base's test games: traces of
+// seeded rollouts, exhaustive comparison where the game is small, and the
+// metamorphic renaming check. A new engine gets the whole suite with one
+// test:
+//
+//	func TestConformance(t *testing.T) { enginetest.Suite(t, engines.MustLookup("x")) }
+func Suite(t *testing.T, e engines.Engine) {
+	ref := Reference()
+	for _, sg := range suiteGames(t) {
+		t.Run(sg.name, func(t *testing.T) {
+			for seed := uint64(1); seed <= 3; seed++ {
+				m, err := TraceCheck(ref, e, sg.game, seed, 4)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m != nil {
+					t.Fatalf("seed %d: %v\nmoves:\n%s", seed, m, m.HistoryText())
+				}
+			}
+			rm, err := ref.New(sg.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			em, err := e.New(sg.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, st, err := Exhaustive(rm, em, 5_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m != nil {
+				t.Fatalf("%v\nmoves:\n%s", m, m.HistoryText())
+			}
+			if st.Complete {
+				t.Logf("exhaustive: all %d reachable states agree", st.States)
+			}
+			m, err = Metamorphic(e, sg.game, 11, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m != nil {
+				t.Fatalf("%v\nmoves:\n%s", m, m.HistoryText())
+			}
+		})
+	}
+}
