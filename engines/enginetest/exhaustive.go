@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
 )
@@ -41,6 +42,12 @@ func (n *node) history() [][]string {
 // stops at maxStates distinct states or 20 times as many joint moves played
 // (Complete is then false).
 func Exhaustive(ref, got engines.Machine, maxStates int) (*Mismatch, ExhaustiveStats, error) {
+	return ExhaustiveUntil(ref, got, maxStates, time.Time{})
+}
+
+// ExhaustiveUntil is Exhaustive that also stops (not complete) at deadline,
+// unless deadline is zero.
+func ExhaustiveUntil(ref, got engines.Machine, maxStates int, deadline time.Time) (*Mismatch, ExhaustiveStats, error) {
 	var st ExhaustiveStats
 	mis := func(n *node, diffs ...string) *Mismatch {
 		return &Mismatch{Method: "exhaustive", Step: n.depth, Diffs: diffs, History: n.history()}
@@ -72,7 +79,7 @@ func Exhaustive(ref, got engines.Machine, maxStates int) (*Mismatch, ExhaustiveS
 		if seen[key] {
 			continue
 		}
-		if len(seen) >= maxStates {
+		if len(seen) >= maxStates || !deadline.IsZero() && st.States&63 == 0 && time.Now().After(deadline) {
 			return nil, st, nil
 		}
 		seen[key] = true

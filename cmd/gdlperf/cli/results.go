@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -222,20 +223,24 @@ type ResultsExportOptions struct {
 func NewCmdResultsExport(streams *IO, runF func(*ResultsExportOptions) error) *cobra.Command {
 	opts := &ResultsExportOptions{IO: streams}
 	cmd := &cobra.Command{
-		Use:   "export [--results DIR] [--format bench]",
-		Short: "Write the results in the Go benchmark format, for benchstat",
-		Long: `Export writes the ok runs of the results folder to standard output in the
-Go benchmark format, one line per run, named
+		Use:   "export [--results DIR] [--format benchfmt|csv|json|markdown]",
+		Short: "Write the results as Go benchmark lines (for benchstat), CSV, JSON or markdown",
+		Long: `Export writes the rows of the results folder to standard output. The
+default format, benchfmt, is the Go benchmark format: one line per ok run,
+named
 BenchmarkGame/game=REPO:key:hash/engine=NAME/version=V-GOMAXPROCS, with ns/op
 (per state change) and states/s, and the machine as configuration lines.
 
   gdlperf results export > all.txt
   benchstat -col /engine -filter '/version:1.0' all.txt
-  benchstat -col /version -filter '/engine:prover' all.txt`,
+  benchstat -col /version -filter '/engine:prover' all.txt
+
+The other formats write every row: csv (all columns), json (an array of
+objects keyed by column) and markdown (a table of the runs).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Format != "bench" {
-				return withCode(ExitUsage, fmt.Errorf("unknown --format %q; the formats are: bench", opts.Format))
+			if !slices.Contains(results.ExportFormats, opts.Format) && opts.Format != "bench" {
+				return withCode(ExitUsage, fmt.Errorf("unknown --format %q; the formats are: %s", opts.Format, strings.Join(results.ExportFormats, ", ")))
 			}
 			if runF != nil {
 				return runF(opts)
@@ -244,7 +249,7 @@ BenchmarkGame/game=REPO:key:hash/engine=NAME/version=V-GOMAXPROCS, with ns/op
 		},
 	}
 	cmd.Flags().StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder")
-	cmd.Flags().StringVar(&opts.Format, "format", "bench", "output format: bench (Go benchmark format)")
+	cmd.Flags().StringVar(&opts.Format, "format", "benchfmt", "output format: benchfmt (Go benchmark format), csv, json or markdown")
 	return cmd
 }
 
@@ -259,7 +264,7 @@ func runResultsExport(opts *ResultsExportOptions) error {
 		return withCode(ExitFailure, fmt.Errorf("no results files (*.csv) in %s", opts.ResultsDir))
 	}
 	w := bufio.NewWriter(opts.IO.Out)
-	err = results.ExportBench(w, rows)
+	err = results.Export(w, opts.Format, rows)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}

@@ -86,13 +86,17 @@ func NewRootCmd(streams *IO) *cobra.Command {
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
 	root.SetIn(streams.In)
+	engineCmd := NewCmdEngine(streams)
+	engineCmd.AddCommand(newCmdEngineSelfCheck(streams))
 	root.AddCommand(
 		NewCmdRun(streams, nil),
 		NewCmdResults(streams),
 		NewCmdValidate(streams, nil),
-		NewCmdEngine(streams),
+		engineCmd,
 		NewCmdGames(streams),
-		NewCmdReport(streams, nil), NewCmdCompare(streams, nil),
+		NewCmdReport(streams, nil),
+		NewCmdCompare(streams, nil),
+		NewCmdCheck(streams, nil),
 	)
 	return root
 }

@@ -1,0 +1,285 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/harness"
+	"github.com/gdlperf/gdlperf/results"
+)
+
+// CheckOptions are the options of gdlperf check.
+type CheckOptions struct {
+	IO         *IO
+	Engines    []string
+	Manifest   string
+	Games      []string
+	Reference  string
+	Budget     time.Duration
+	Seed       uint64
+	Rollouts   int
+	MaxStates  int
+	Methods    []string
+	ResultsDir string
+	Again      bool
+}
+
+// NewCmdCheck builds "gdlperf check".
+func NewCmdCheck(streams *IO, runF func(*CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Prove that engines agree with the reference prover before their speed counts",
+		Long: `Check compares every engine with the reference engine on every game:
+
+  trace        the engine's trace of seeded random rollouts against the
+               reference's, doubling the rollouts from 1 until --budget;
+  exhaustive   every reachable state of small games (--max-states), built-in
+               engines only;
+  metamorphic  the game with every name replaced by a random word must give
+               the same answers, built-in engines only.
+
+An external engine is checked by trace when its manifest names a trace
+command, and is "unchecked" otherwise. Verdicts are stored under
+RESULTS/check/ (resumable); gdlperf run marks the rows of an engine version
+that failed on a game as "wrong". A mismatch prints what differed, the moves
+that lead there and a command that reproduces it. Exit status 1 when some
+check found a mismatch or could not run.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runCheck(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&opts.Engines, "engines", nil, "engines to check (default: every built-in engine but the reference)")
+	f.StringVar(&opts.Manifest, "manifest", "", "manifest of external engines")
+	f.StringSliceVar(&opts.Games, "games", []string{"builtin"}, "games (as for gdlperf run)")
+	f.StringVar(&opts.Reference, "reference", "prover", "the reference engine")
+	f.DurationVar(&opts.Budget, "budget", 30*time.Second, "time per engine, game and method")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the first round")
+	f.IntVar(&opts.Rollouts, "rollouts", 0, "exactly this many rollouts in one round (to reproduce a mismatch)")
+	f.IntVar(&opts.MaxStates, "max-states", 200_000, "exhaustive check: most states to compare")
+	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic")
+	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
+	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
+	return cmd
+}
+
+func runCheck(opts *CheckOptions) error {
+	ref, ok := engines.Lookup(opts.Reference)
+	if !ok {
+		return withCode(ExitUsage, fmt.Errorf("no built-in engine %q to use as the reference", opts.Reference))
+	}
+	for _, m := range opts.Methods {
+		if m != harness.MethodTrace && m != harness.MethodExhaustive && m != harness.MethodMetamorphic {
+			return withCode(ExitUsage, fmt.Errorf("unknown method %q: trace, exhaustive or metamorphic", m))
+		}
+	}
+	names := opts.Engines
+	if len(names) == 0 {
+		for _, e := range engines.List() {
+			if e.Name != ref.Name {
+				names = append(names, e.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(opts.IO.Err, "no engine to check: the reference is the only built-in engine (name one with --engines)")
+		return nil
+	}
+	engs, err := selectEngines(names, opts.Manifest)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	games, _, err := selectGames(opts.Games, false)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	sort.Slice(games, func(i, j int) bool { return games[i].Key < games[j].Key })
+	exe, err := os.Executable()
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	work, err := os.MkdirTemp("", "gdlperf-check-")
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	defer os.RemoveAll(work)
+	prior, err := results.LoadCheckRows(opts.ResultsDir)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	done := map[string]bool{}
+	for _, r := range prior {
+		if r.Verdict != results.VerdictError {
+			done[r.CheckKey] = true
+		}
+	}
+	fp := harness.ReadFingerprint()
+	out := filepath.Join(opts.ResultsDir, results.CheckDir, sanitize(fp.Host)+".csv")
+	c := &harness.Checker{
+		Exe: exe, Reference: ref, Budget: opts.Budget, Seed: opts.Seed, Rollouts: opts.Rollouts,
+		MaxStates: opts.MaxStates, WorkDir: work, Host: fp.Host,
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	type tally struct{ ok, mismatch, failed, unchecked int }
+	tallies := map[string]*tally{}
+	var mismatches []results.CheckRow
+	total := len(engs) * len(games)
+	n := 0
+	for _, g := range games {
+		for _, e := range engs {
+			n++
+			t := tallies[e.Name]
+			if t == nil {
+				t = &tally{}
+				tallies[e.Name] = t
+			}
+			var methods []string
+			for _, m := range opts.Methods {
+				if opts.Again || !done[harness.CheckKey(g.Key, e, m, opts.Seed, opts.Rollouts)] {
+					methods = append(methods, m)
+				}
+			}
+			if len(methods) == 0 {
+				continue
+			}
+			c.Methods = methods
+			rows := c.Check(ctx, e, g)
+			if ctx.Err() != nil {
+				return withCode(ExitFailure, errors.New("interrupted; the finished checks are saved: run the same command again to resume"))
+			}
+			if err := results.AppendCheckRows(out, rows); err != nil {
+				return withCode(ExitFailure, fmt.Errorf("writing verdicts: %w", err))
+			}
+			worst := results.VerdictOK
+			for _, r := range rows {
+				switch r.Verdict {
+				case results.VerdictMismatch:
+					worst = r.Verdict
+					mismatches = append(mismatches, r)
+				case results.VerdictError:
+					if worst != results.VerdictMismatch {
+						worst = r.Verdict
+					}
+				case results.VerdictUnchecked:
+					if worst == results.VerdictOK {
+						worst = r.Verdict
+					}
+				}
+				fmt.Fprintf(opts.IO.Err, "[%d/%d] %s on %s, %s: %s %s\n", n, total, e.Name, g.Key, r.Method, r.Verdict, oneLineCLI(r.Detail))
+			}
+			switch worst {
+			case results.VerdictOK:
+				t.ok++
+			case results.VerdictMismatch:
+				t.mismatch++
+			case results.VerdictError:
+				t.failed++
+			default:
+				t.unchecked++
+			}
+		}
+	}
+	for _, r := range mismatches {
+		fmt.Fprintf(opts.IO.Out, "\nMISMATCH %s on %s (%s, seed %d, rollout %d, step %d)\n  %s\n", r.Engine, r.GameKey, r.Method, r.Seed, r.Rollout, r.Step, r.Detail)
+		if r.History != "" {
+			fmt.Fprintf(opts.IO.Out, "  moves: %s\n", r.History)
+		}
+		fmt.Fprintf(opts.IO.Out, "  reproduce: %s\n", r.Reproduce)
+	}
+	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ENGINE\tOK\tMISMATCH\tFAILED\tUNCHECKED")
+	bad := false
+	for _, e := range engs {
+		t := tallies[e.Name]
+		if t == nil {
+			t = &tally{}
+		}
+		bad = bad || t.mismatch > 0 || t.failed > 0
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", e.Name, t.ok, t.mismatch, t.failed, t.unchecked)
+	}
+	w.Flush()
+	if bad {
+		return withCode(ExitFailure, errors.New("some engines disagree with the reference or could not be checked"))
+	}
+	return nil
+}
+
+func oneLineCLI(s string) string {
+	if len(s) > 160 {
+		return s[:160] + "..."
+	}
+	return s
+}
+
+// newCmdEngineSelfCheck builds the hidden "gdlperf engine selfcheck", which
+// gdlperf check runs in a child process so that a hanging engine is killed.
+func newCmdEngineSelfCheck(streams *IO) *cobra.Command {
+	var method, reference, out string
+	var seed uint64
+	var rollouts, maxStates int
+	var budget time.Duration
+	cmd := &cobra.Command{
+		Use:    "selfcheck NAME GAME_FILE",
+		Short:  "Run an exhaustive or metamorphic check of a built-in engine (used by gdlperf check)",
+		Hidden: true,
+		Args:   cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := lookupEngine(args[0])
+			if err != nil {
+				return err
+			}
+			ref, err := lookupEngine(reference)
+			if err != nil {
+				return err
+			}
+			name, src, err := readGame(args[1])
+			if err != nil {
+				return withCode(ExitFailure, err)
+			}
+			g, err := gdl.Load(name, src)
+			var res harness.SelfCheckResult
+			if err != nil {
+				res = harness.SelfCheckResult{Verdict: results.VerdictError, Detail: err.Error()}
+			} else {
+				res = harness.SelfCheck(ref, e, g, method, seed, rollouts, maxStates, budget)
+			}
+			b, err := json.Marshal(res)
+			if err != nil {
+				return withCode(ExitFailure, err)
+			}
+			if out == "" {
+				_, err = streams.Out.Write(append(b, '\n'))
+				return err
+			}
+			return os.WriteFile(out, b, 0o644)
+		},
+	}
+	cmd.Flags().StringVar(&method, "method", harness.MethodExhaustive, "exhaustive or metamorphic")
+	cmd.Flags().StringVar(&reference, "reference", "prover", "reference engine")
+	cmd.Flags().StringVar(&out, "out", "", "write the JSON verdict here instead of standard output")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed")
+	cmd.Flags().IntVar(&rollouts, "rollouts", 5, "metamorphic: rollouts")
+	cmd.Flags().IntVar(&maxStates, "max-states", 200_000, "exhaustive: most states")
+	cmd.Flags().DurationVar(&budget, "budget", 0, "exhaustive: stop (incomplete) after this long")
+	return cmd
+}

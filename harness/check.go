@@ -1,0 +1,302 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/results"
+)
+
+// Check methods.
+const (
+	MethodTrace       = "trace"
+	MethodExhaustive  = "exhaustive"
+	MethodMetamorphic = "metamorphic"
+)
+
+// Checker runs the correctness checks of engines against a reference.
+type Checker struct {
+	Exe       string         // the gdlperf binary, for built-in engines' self-checks
+	Reference engines.Engine // run in-process
+	Budget    time.Duration  // per engine, game and method
+	Seed      uint64
+	Rollouts  int // > 0: exactly this many rollouts in one round, no doubling
+	MaxStates int // exhaustive bound
+	Methods   []string
+	WorkDir   string
+	Host      string
+	Now       func() time.Time
+}
+
+// CheckKey identifies a check row, so a resumed check skips it.
+func CheckKey(game string, e *Engine, method string, seed uint64, rollouts int) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d\x00%d", game, e.Name, e.Version, method, seed, rollouts)))
+	return hex.EncodeToString(h[:8])
+}
+
+func (c *Checker) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Check runs every method on one engine and game and returns one row per
+// method.
+func (c *Checker) Check(ctx context.Context, e *Engine, g *Game) []results.CheckRow {
+	var rows []results.CheckRow
+	h := sha256.Sum256(g.Rules)
+	gameFile := filepath.Join(c.WorkDir, "game-"+hex.EncodeToString(h[:8])+".kif")
+	werr := os.WriteFile(gameFile, g.Rules, 0o644)
+	for _, m := range c.Methods {
+		start := c.now()
+		row := results.CheckRow{
+			CheckKey:         CheckKey(g.Key, e, m, c.Seed, c.Rollouts),
+			GameKey:          g.Key,
+			Engine:           e.Name,
+			EngineVersion:    e.Version,
+			Reference:        c.Reference.Name,
+			ReferenceVersion: c.Reference.Version,
+			Method:           m,
+			Seed:             c.Seed,
+			StartTime:        start.UTC().Format(time.RFC3339),
+			Host:             c.Host,
+		}
+		switch {
+		case werr != nil:
+			row.Verdict, row.Detail = results.VerdictError, "writing the game file: "+werr.Error()
+		case m == MethodTrace && len(e.TraceCommand) == 0:
+			row.Verdict, row.Detail = results.VerdictUnchecked, "the engine's manifest names no trace command"
+		case m == MethodTrace:
+			c.trace(ctx, e, g, gameFile, &row)
+		case !e.Builtin:
+			row.Verdict, row.Detail = results.VerdictUnchecked, m+" checks need a built-in engine"
+		default:
+			c.selfCheck(ctx, e, g, gameFile, m, &row)
+		}
+		row.Millis = c.now().Sub(start).Milliseconds()
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// trace compares the engine's traces with the reference's, doubling the
+// rollouts from 1 (a new seed each round) until the budget is spent or a
+// mismatch is found.
+func (c *Checker) trace(ctx context.Context, e *Engine, g *Game, gameFile string, row *results.CheckRow) {
+	game, err := gdl.Load(g.Name, g.Rules)
+	if err != nil {
+		row.Verdict, row.Detail = results.VerdictError, oneLine("the game is invalid: "+err.Error(), 500)
+		return
+	}
+	deadline := c.now().Add(c.Budget)
+	traceFile := filepath.Join(c.WorkDir, "trace-"+row.CheckKey+".jsonl")
+	defer os.Remove(traceFile)
+	for round := 0; ; round++ {
+		seed, n := c.Seed+uint64(round), 1<<min(round, 20)
+		if c.Rollouts > 0 {
+			seed, n = c.Seed, c.Rollouts
+		}
+		rm, err := c.Reference.New(game)
+		if err != nil {
+			row.Verdict, row.Detail = results.VerdictError, "the reference cannot build the game: "+err.Error()
+			return
+		}
+		var ref bytes.Buffer
+		rollout.Trace(&ref, rm, c.Reference.Name, c.Reference.Version, seed, n)
+		left := time.Until(deadline)
+		if c.Rollouts > 0 || round == 0 {
+			left = max(left, 10*time.Second)
+		}
+		argv := append(append([]string(nil), e.TraceCommand...), gameFile, traceFile, "--seed", strconv.FormatUint(seed, 10), "--rollouts", strconv.Itoa(n))
+		timedOut, stderr, err := runBounded(ctx, argv, e.Dir, e.Env, left)
+		got, rerr := os.ReadFile(traceFile)
+		switch {
+		case ctx.Err() != nil:
+			row.Verdict, row.Detail = results.VerdictError, "interrupted"
+			return
+		case timedOut && row.Rollouts > 0:
+			row.Verdict = results.VerdictOK // the budget ran out: what was compared agreed
+			return
+		case timedOut:
+			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) took longer than %s", n, left.Round(time.Second))
+			return
+		case rerr != nil || len(got) == 0:
+			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the engine wrote no trace (%v): %s", err, stderr), 500)
+			return
+		}
+		m, cerr := enginetest.CompareTraces(&ref, bytes.NewReader(got))
+		if cerr != nil {
+			row.Verdict, row.Detail = results.VerdictError, cerr.Error()
+			return
+		}
+		if m != nil {
+			row.Verdict = results.VerdictMismatch
+			row.Seed, row.Rollouts = seed, n
+			c.describe(row, m, e, g)
+			return
+		}
+		row.Rollouts += n
+		row.Seed = c.Seed
+		if c.Rollouts > 0 || c.now().After(deadline) {
+			row.Verdict = results.VerdictOK
+			return
+		}
+	}
+}
+
+func (c *Checker) describe(row *results.CheckRow, m *enginetest.Mismatch, e *Engine, g *Game) {
+	row.Rollout, row.Step = m.Rollout, m.Step
+	row.Detail = oneLine(strings.Join(m.Diffs, "; "), 2000)
+	steps := make([]string, len(m.History))
+	for i, j := range m.History {
+		steps[i] = strings.Join(j, " ")
+	}
+	row.History = strings.Join(steps, " | ")
+	row.Reproduce = fmt.Sprintf("gdlperf check --engines %s --games %s --methods %s --seed %d --rollouts %d", e.Name, shellQuote(g.Key), row.Method, row.Seed, max(row.Rollouts, 1))
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/_-.:@+=", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// SelfCheckResult is what "gdlperf engine selfcheck" prints.
+type SelfCheckResult struct {
+	Verdict  string     `json:"verdict"`
+	Detail   string     `json:"detail,omitempty"`
+	Rollout  int        `json:"rollout,omitempty"`
+	Step     int        `json:"step,omitempty"`
+	History  [][]string `json:"history,omitempty"`
+	States   int        `json:"states,omitempty"`
+	Complete bool       `json:"complete,omitempty"`
+	Rollouts int        `json:"rollouts,omitempty"`
+}
+
+// SelfCheck runs an in-process check of a built-in engine (what "gdlperf
+// engine selfcheck" does in a child process, so that a hanging engine is
+// killed by the budget).
+func SelfCheck(ref, e engines.Engine, g *gdl.Game, method string, seed uint64, rollouts, maxStates int, budget time.Duration) SelfCheckResult {
+	var m *enginetest.Mismatch
+	var res SelfCheckResult
+	switch method {
+	case MethodExhaustive:
+		rm, err := ref.New(g)
+		if err != nil {
+			return SelfCheckResult{Verdict: results.VerdictError, Detail: "reference: " + err.Error()}
+		}
+		em, err := e.New(g)
+		if err != nil {
+			return SelfCheckResult{Verdict: results.VerdictError, Detail: err.Error()}
+		}
+		var st enginetest.ExhaustiveStats
+		var deadline time.Time
+		if budget > 0 {
+			deadline = time.Now().Add(budget)
+		}
+		m, st, err = enginetest.ExhaustiveUntil(rm, em, maxStates, deadline)
+		if err != nil {
+			return SelfCheckResult{Verdict: results.VerdictError, Detail: err.Error()}
+		}
+		res.States, res.Complete = st.States, st.Complete
+	case MethodMetamorphic:
+		var err error
+		m, err = enginetest.Metamorphic(e, g, seed, rollouts)
+		if err != nil {
+			return SelfCheckResult{Verdict: results.VerdictError, Detail: err.Error()}
+		}
+		res.Rollouts = rollouts
+	default:
+		return SelfCheckResult{Verdict: results.VerdictError, Detail: "unknown method " + method}
+	}
+	if m != nil {
+		res.Verdict = results.VerdictMismatch
+		res.Detail = strings.Join(m.Diffs, "; ")
+		res.Rollout, res.Step, res.History = m.Rollout, m.Step, m.History
+		return res
+	}
+	res.Verdict = results.VerdictOK
+	return res
+}
+
+func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, method string, row *results.CheckRow) {
+	rollouts := 5
+	if c.Rollouts > 0 {
+		rollouts = c.Rollouts
+	}
+	argv := []string{c.Exe, "engine", "selfcheck", e.Name, gameFile, "--method", method,
+		"--seed", strconv.FormatUint(c.Seed, 10), "--rollouts", strconv.Itoa(rollouts), "--max-states", strconv.Itoa(c.MaxStates), "--reference", c.Reference.Name, "--budget", c.Budget.String()}
+	out := filepath.Join(c.WorkDir, "selfcheck-"+row.CheckKey+".json")
+	argv = append(argv, "--out", out)
+	defer os.Remove(out)
+	timedOut, stderr, err := runBounded(ctx, argv, "", nil, c.Budget+30*time.Second)
+	b, rerr := os.ReadFile(out)
+	var res SelfCheckResult
+	switch {
+	case ctx.Err() != nil:
+		row.Verdict, row.Detail = results.VerdictError, "interrupted"
+		return
+	case timedOut:
+		row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the %s check took longer than %s", method, c.Budget)
+		return
+	case rerr != nil || json.Unmarshal(b, &res) != nil:
+		row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the %s check failed (%v): %s", method, err, stderr), 500)
+		return
+	}
+	row.Verdict, row.States, row.Complete, row.Rollouts = res.Verdict, res.States, res.Complete, res.Rollouts
+	row.Detail = oneLine(res.Detail, 2000)
+	if res.Verdict == results.VerdictMismatch {
+		c.describe(row, &enginetest.Mismatch{Method: method, Rollout: res.Rollout, Step: res.Step, Diffs: []string{res.Detail}, History: res.History}, e, g)
+		row.Detail = oneLine(res.Detail, 2000)
+	}
+}
+
+// runBounded runs argv in its own process group and kills the group after
+// limit or when ctx ends.
+func runBounded(ctx context.Context, argv []string, dir string, env []string, limit time.Duration) (timedOut bool, stderrTail string, err error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	errTail := &tail{n: 16 << 10}
+	cmd.Stderr = errTail
+	cmd.WaitDelay = 2 * time.Second // a grandchild holding stderr open
+	if err := cmd.Start(); err != nil {
+		return false, "", err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case err = <-done:
+	case <-timer.C:
+		timedOut = true
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	case <-ctx.Done():
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	return timedOut, lastLines(errTail.String(), 5), err
+}
