@@ -3,7 +3,7 @@
 GO ?= go
 BIN ?= bin/gdlperf
 
-.PHONY: build test bench lint fuzz corpus-check clean
+.PHONY: build test bench lint fuzz corpus-check check-corpus mirror-cache clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/gdlperf
@@ -31,5 +31,17 @@ fuzz:
 corpus-check:
 	GDLPERF_CORPUS=1 $(GO) test -count=1 -timeout=0 -run=TestCorpusRollouts -v ./engines/prover/
 
+# The ggp.org mirror in ../shared, synced into a cache inside the repo.
+SHARED ?= ../shared
+export GDLPERF_CACHE ?= $(CURDIR)/.cache/gdlperf
+mirror-cache: build
+	$(BIN) games sync --repo base,dresden --mirror $(SHARED)/gamerepo-mirror
+
+# gdlperf check of every built-in engine against the prover on every valid
+# mirrored game (BUDGET per engine, game and method). Long.
+BUDGET ?= 10s
+check-corpus: mirror-cache
+	$(BIN) check --games base,dresden --budget $(BUDGET) --results check-results
+
 clean:
-	rm -rf bin
+	rm -rf bin .cache

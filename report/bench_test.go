@@ -88,3 +88,57 @@ func peakRSSKiB() int64 {
 	}
 	return 0
 }
+
+// syntheticChecks are check rows for the engines and games of
+// syntheticRows: three methods each, a mismatch on every 40th game of
+// every engine but the first, an external-looking unchecked engine.
+func syntheticChecks(engines, games int) []results.CheckRow {
+	var rows []results.CheckRow
+	for g := range games {
+		game := fmt.Sprintf("BASE/game%03d/h%05d", g, g*7919%100000)
+		for e := range engines {
+			for _, m := range []string{"trace", "exhaustive", "metamorphic"} {
+				r := results.CheckRow{
+					CheckKey: fmt.Sprintf("chk-%d-%d-%s", g, e, m), GameKey: game,
+					Engine: fmt.Sprintf("engine%02d", e), EngineVersion: "1." + strconv.Itoa(e),
+					Reference: "engine00", ReferenceVersion: "1.0", Method: m, Verdict: results.VerdictOK,
+					Seed: 1, Rollouts: 64, StartTime: "2026-02-01T00:00:00Z", Host: "bench",
+				}
+				switch {
+				case e == engines-1:
+					r.Verdict, r.Detail = results.VerdictUnchecked, "the engine's manifest names no trace command"
+				case e > 0 && g%40 == e && m == "trace":
+					r.Verdict, r.Rollout, r.Step = results.VerdictMismatch, 3, 12
+					r.Detail = "legal moves of role 0 missing (move 1 2); state extra (cell 1 2 x)"
+					r.History = strings.Repeat("(move 1 1) noop | ", 11) + "(move 2 2) noop"
+					r.Reproduce = "gdlperf check --engines " + r.Engine + " --games " + game + " --methods trace --seed 1 --rollouts 64"
+				}
+				rows = append(rows, r)
+			}
+		}
+	}
+	return rows
+}
+
+// BenchmarkRender30kWithVerdicts is BenchmarkRender30k with 18,000 check
+// rows.
+func BenchmarkRender30kWithVerdicts(b *testing.B) {
+	rows, checks := syntheticRows(10, 600, 5), syntheticChecks(10, 600)
+	dir := b.TempDir()
+	var site *Site
+	for b.Loop() {
+		var err error
+		site, err = Render(rows, WithBaseline("engine00"), WithVerdicts(checks))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := site.Write(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(site.Pages)), "pages")
+	b.ReportMetric(float64(site.Bytes())/(1<<20), "site-MiB")
+	if kib := peakRSSKiB(); kib > 0 {
+		b.ReportMetric(float64(kib)/1024, "peak-RSS-MiB")
+	}
+}

@@ -9,12 +9,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	rt "github.com/gdlperf/gdlperf/report/reporttest"
 )
 
 // chromium is Debian's headless-capable browser; CI installs it.
@@ -61,7 +64,7 @@ func checkBrowserLog(t *testing.T, stderr, page string) {
 }
 
 // The browser test: headless Chromium opens the index and an engine page
-// of the fixture site from file://, finds the matrix and a chart in the
+// of the fixture site (with its correctness verdicts) from file://, finds the matrix and a chart in the
 // DOM, loads nothing else and logs no console error, and a screenshot
 // shows the chart's bars. Screenshots go to $GDLPERF_ARTIFACTS too.
 func TestBrowser(t *testing.T) {
@@ -72,14 +75,16 @@ func TestBrowser(t *testing.T) {
 		t.Skip("slow: starts a browser")
 	}
 	dir := t.TempDir()
-	require.NoError(t, renderFixture(t).Write(dir))
+	require.NoError(t, renderFixture(t, WithVerdicts(rt.CheckRows())).Write(dir))
 	pages := []struct {
 		name    string
 		path    string
+		height  int // of the window: the screenshot shows the charts
 		wantDOM []string
 	}{
-		{"index", "index.html", []string{`<table class="matrix">`, `propnet@2-bbb`, `&lt;script&gt;alert("x")&lt;/script&gt;`}},
-		{"engine", engineHref(propnet2), []string{`<svg class="chart"`, `<path`, `Against the baseline`}},
+		{"index", "index.html", 1600, []string{`<table class="matrix">`, `propnet@2-bbb`, `&lt;script&gt;alert("x")&lt;/script&gt;`, `<h2 id="correctness">`, `<td class="wrong"`}},
+		{"engine", engineHref(propnet2), 1600, []string{`<svg class="chart"`, `<path`, `Against the baseline`}},
+		{"engine-mismatch", engineHref(propnet3), 2400, []string{`<svg class="chart"`, `<h3>Mismatches</h3>`, `<details open="">`, `&lt;b&gt;more&lt;/b&gt;`}},
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
@@ -92,13 +97,13 @@ func TestBrowser(t *testing.T) {
 			checkBrowserLog(t, stderr, url)
 
 			shot := filepath.Join(t.TempDir(), p.name+".png")
-			_, stderr = runChromium(t, "--window-size=1280,1600", "--hide-scrollbars", "--screenshot="+shot, url)
+			_, stderr = runChromium(t, "--window-size=1280,"+strconv.Itoa(p.height), "--hide-scrollbars", "--screenshot="+shot, url)
 			checkBrowserLog(t, stderr, url)
 			b, err := os.ReadFile(shot)
 			require.NoError(t, err)
 			img, err := png.Decode(bytes.NewReader(b))
 			require.NoError(t, err)
-			if p.name == "engine" {
+			if strings.HasPrefix(p.name, "engine") {
 				assert.Greater(t, countColour(img, 0x44, 0x77, 0xaa), 2000, "the bars of the charts are drawn")
 			} else {
 				assert.Greater(t, countColour(img, 0x1a, 0x98, 0x50), 200, "the matrix's fastest cells are coloured")

@@ -21,6 +21,16 @@
 // The sum ratio is gdl-perf's "state changes with one second per game":
 // the sum of one side's medians over the sum of the other's.
 //
+// Correctness. WithVerdicts supplies the rows of gdlperf check; a version's
+// verdict on a game is results.Verdicts' fold over its methods (a check run
+// more than once counts by its latest row). A cell is Wrong when its version
+// had a mismatch on the game, or when one of its runs has status wrong (the
+// run of a version that failed the check; such runs are failed runs, never
+// measurements). A wrong cell's speed is struck out on the pages and left
+// out of ranks, of the colours of the matrix and of every aggregate: the
+// game is excluded with the reason "disagreed with the reference", counted
+// like the other exclusions.
+//
 // The site (WriteSite) is plain HTML from html/template with inline CSS and
 // inline SVG charts drawn by gonum.org/v1/plot: it needs no network, every
 // string from a game, an engine or an error is escaped, page file names are

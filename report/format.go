@@ -165,10 +165,13 @@ func isPlain(s string) bool {
 	return true
 }
 
-// plural returns "1 game" or "2 games".
+// plural returns "1 game" or "2 games" ("2 mismatches").
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "sh") || strings.HasSuffix(noun, "s") || strings.HasSuffix(noun, "x") {
+		return fmt.Sprintf("%d %ses", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -56,6 +56,14 @@ type Cell struct {
 	Rollouts   float64 // median rollouts per second of the ok runs
 	InitMs     float64 // median init milliseconds of the ok runs; -1 when not reported
 	PeakRSSKiB int64   // highest peak RSS of the runs; 0 when not reported
+
+	// Wrong says that the version disagreed with the reference on this
+	// game: a run has status wrong (it failed the correctness check), or a
+	// correctness row given to Render found a mismatch. Its rate is then no
+	// valid speed: it is struck out on the pages and left out of ranks,
+	// medians and geometric means. Runs with status wrong are failed runs,
+	// never measurements.
+	Wrong bool
 }
 
 // Failed is the number of runs that did not end ok.
@@ -273,6 +281,9 @@ func (c *Cell) compute() {
 	reported := false
 	for _, r := range c.Runs {
 		c.PeakRSSKiB = max(c.PeakRSSKiB, r.PeakRSSKiB)
+		if r.Status == results.StatusWrong {
+			c.Wrong = true
+		}
 		if r.Status != results.StatusOK {
 			continue
 		}

@@ -13,16 +13,26 @@ type Outcome int
 
 // Outcomes, in the order they are listed.
 const (
-	Compared Outcome = iota // both ran ok with state changes > 0: a finite, positive ratio
-	ZeroA                   // A ran ok but made no state change (ratio 0)
-	ZeroB                   // B ran ok but made no state change (ratio infinite)
-	ZeroBoth                // neither made a state change
-	FailA                   // every run of A failed; B ran ok
-	FailB                   // every run of B failed; A ran ok
-	FailBoth                // every run of both failed
-	OnlyA                   // B did not run the game
-	OnlyB                   // A did not run the game
+	Compared  Outcome = iota // both ran ok with state changes > 0: a finite, positive ratio
+	ZeroA                    // A ran ok but made no state change (ratio 0)
+	ZeroB                    // B ran ok but made no state change (ratio infinite)
+	ZeroBoth                 // neither made a state change
+	FailA                    // every run of A failed; B ran ok
+	FailB                    // every run of B failed; A ran ok
+	FailBoth                 // every run of both failed
+	OnlyA                    // B did not run the game
+	OnlyB                    // A did not run the game
+	WrongA                   // A disagreed with the reference on the game (Cell.Wrong)
+	WrongB                   // B disagreed with the reference
+	WrongBoth                // both disagreed
 )
+
+// exclusionOrder is the order in which excluded games are listed: wrong
+// answers first.
+var exclusionOrder = []Outcome{WrongA, WrongB, WrongBoth, ZeroA, ZeroB, ZeroBoth, FailA, FailB, FailBoth, OnlyA, OnlyB}
+
+// Wrong says whether a side of the game disagreed with the reference.
+func (o Outcome) Wrong() bool { return o == WrongA || o == WrongB || o == WrongBoth }
 
 // Describe says why a game of this outcome is excluded from the median and
 // the geometric mean, naming the sides a and b.
@@ -44,6 +54,12 @@ func (o Outcome) Describe(a, b string) string {
 		return fmt.Sprintf("not run by %s", b)
 	case OnlyB:
 		return fmt.Sprintf("not run by %s", a)
+	case WrongA:
+		return fmt.Sprintf("%s disagreed with the reference (correctness check mismatch)", a)
+	case WrongB:
+		return fmt.Sprintf("%s disagreed with the reference (correctness check mismatch)", b)
+	case WrongBoth:
+		return "both disagreed with the reference (correctness check mismatch)"
 	}
 	return "compared"
 }
@@ -54,7 +70,8 @@ type PairGame struct {
 	A, B    *Cell // nil when that side did not run the game
 	Outcome Outcome
 	// Ratio is A's median rate over B's: above 1 when A is faster. NaN
-	// unless both are Measured; 0 or +Inf when one median is 0.
+	// unless both are Measured and neither is Wrong; 0 or +Inf when one
+	// median is 0.
 	Ratio float64
 	// Lo and Hi bound the ratio: [loA/hiB, hiA/loB] from the two 95%
 	// intervals. Infinite (Lo 0, Hi +Inf) when an interval is: fewer than 6
@@ -83,6 +100,15 @@ func compareCells(game string, a, b *Cell) PairGame {
 		return g
 	case b == nil:
 		g.Outcome = OnlyA
+		return g
+	case a.Wrong && b.Wrong:
+		g.Outcome = WrongBoth
+		return g
+	case a.Wrong:
+		g.Outcome = WrongA
+		return g
+	case b.Wrong:
+		g.Outcome = WrongB
 		return g
 	case !a.Measured() && !b.Measured():
 		g.Outcome = FailBoth
@@ -168,8 +194,9 @@ type PairSummary struct {
 	// NaN when Compared is 0.
 	Median, GeoMean, SumRatio float64
 	// Wins, Losses and Ties count the games where both ran ok (including
-	// zero rates) by their medians; SigWins and SigLosses those of them where
-	// the U test says the difference is significant.
+	// zero rates) and neither disagreed with the reference, by their
+	// medians; SigWins and SigLosses those of them where the U test says the
+	// difference is significant.
 	Wins, Losses, Ties int
 	SigWins, SigLosses int
 	Untestable         int // games with too few runs for any significance
@@ -204,7 +231,7 @@ func Summarize(games []PairGame, a, b string) PairSummary {
 		case FailBoth:
 			s.BothFailed = append(s.BothFailed, g.Game)
 		}
-		if g.A.Measured() && g.B.Measured() {
+		if g.A.Measured() && g.B.Measured() && !g.Outcome.Wrong() {
 			ca, cb := g.A.Rate.Center, g.B.Rate.Center
 			switch {
 			case ca > cb:
@@ -235,7 +262,7 @@ func Summarize(games []PairGame, a, b string) PairSummary {
 		sumB += g.B.Rate.Center
 		sumLog += math.Log(g.Ratio)
 	}
-	for o := ZeroA; o <= OnlyB; o++ {
+	for _, o := range exclusionOrder {
 		if gs := excl[o]; len(gs) > 0 {
 			s.Excluded = append(s.Excluded, Exclusion{Outcome: o, Reason: o.Describe(a, b), Games: gs})
 		}

@@ -22,9 +22,12 @@ var templateFS embed.FS
 
 var (
 	pageTemplates = template.Must(template.New("").Funcs(template.FuncMap{
-		"rootList":    func(root string, links []link) rootedList { return rootedList{root, links} },
-		"plural":      plural,
-		"rootSummary": func(root string, s summaryView) rootedSummary { return rootedSummary{root, s} },
+		"rootList":      func(root string, links []link) rootedList { return rootedList{root, links} },
+		"plural":        plural,
+		"rootSummary":   func(root string, s summaryView) rootedSummary { return rootedSummary{root, s} },
+		"rooted":        func(root string, v any) rooted { return rooted{root, v} },
+		"mismatchTable": func(head string, rows []mismatchRow) mismatchTable { return mismatchTable{head, rows} },
+		"problemTable":  func(head string, rows []problemRow) problemTable { return problemTable{head, rows} },
 	}).ParseFS(templateFS, "templates/*.tmpl"))
 	styleCSS = func() template.CSS {
 		b, err := templateFS.ReadFile("templates/style.css")
@@ -57,6 +60,7 @@ type options struct {
 	gameInfo func(game string) (GameInfo, bool)
 	title    string
 	sources  []string
+	checks   []results.CheckRow
 }
 
 // WithBaseline names the engine ("prover") or engine version
@@ -110,9 +114,10 @@ func (s *Site) Page(path string) []byte {
 }
 
 // Render builds the site of rows: index.html, a page per engine version
-// (engine/), per game (game/) and per pair of engine versions that ran on
-// a common machine (pair/). The same rows, in any order, give the same
-// bytes.
+// (engine/, also for a version that was only checked, see WithVerdicts),
+// per game (game/) and per pair of engine versions that ran on a common
+// machine (pair/). The same rows (and check rows), in any order, give the
+// same bytes.
 func Render(rows []results.Row, opts ...Option) (*Site, error) {
 	o := options{baseline: DefaultBaseline, title: "gdlperf results"}
 	for _, opt := range opts {
@@ -124,7 +129,7 @@ func Render(rows []results.Row, opts ...Option) (*Site, error) {
 	b := newBuilder(Analyze(rows), o)
 	var jobs []func() (Page, error)
 	jobs = append(jobs, b.indexPage)
-	for _, v := range b.c.Versions {
+	for _, v := range b.versions {
 		jobs = append(jobs, func() (Page, error) { return b.enginePage(v) })
 	}
 	for _, g := range b.games {
@@ -232,6 +237,11 @@ type rootedList struct {
 type rootedSummary struct {
 	Root string
 	S    summaryView
+}
+
+type rooted struct {
+	Root string
+	V    any
 }
 
 // link is a text and where it leads (relative to the site's folder; the

@@ -27,7 +27,10 @@ func renderFixture(t *testing.T, opts ...Option) *Site {
 
 // The pages of the fixed rows, byte for byte: failures, zeros, one
 // repetition, HTML metacharacters in a game key and in error messages, a
-// game run by one engine only, two machines.
+// game run by one engine only, two machines; and correctness verdicts: ok,
+// mismatches (one with metacharacters in what differed and in the move
+// history), a check that failed to run, an unchecked external engine, a
+// version that was only checked.
 func TestPagesGolden(t *testing.T) {
 	info := func(game string) (GameInfo, bool) {
 		if game != rt.Script {
@@ -36,7 +39,7 @@ func TestPagesGolden(t *testing.T) {
 		return GameInfo{Title: `Tic "<Tac>" & Toe`, Roles: []string{"x<player>", "oplayer"}, RulesFile: "/games/<script>.kif",
 			Findings: []string{`script.kif:3:1: warning: rule (<= (legal ?r <noop>)) [unsafe&]`}, Blacklisted: "<b>too slow</b>"}, true
 	}
-	s := renderFixture(t, WithGameInfo(info), WithSources([]string{"results/<host>.csv"}))
+	s := renderFixture(t, WithGameInfo(info), WithSources([]string{"results/<host>.csv"}), WithVerdicts(rt.CheckRows()))
 	var paths []string
 	for _, p := range s.Pages {
 		paths = append(paths, p.Path)
@@ -45,6 +48,7 @@ func TestPagesGolden(t *testing.T) {
 	for _, p := range []struct{ golden, path string }{
 		{"index.html.golden", "index.html"},
 		{"engine.html.golden", engineHref(propnet2)},
+		{"engine-mismatch.html.golden", engineHref(propnet3)},
 		{"game.html.golden", gameHref(rt.Script)},
 		{"pair.html.golden", pairHref(versionPair{propnet2, prover1})},
 	} {
@@ -104,7 +108,11 @@ var (
 // itself) and every link inside the site leads to a page and an anchor
 // that exist.
 func TestPagesSelfContainedAndLinked(t *testing.T) {
-	s := renderFixture(t)
+	checkSiteLinks(t, renderFixture(t))
+}
+
+func checkSiteLinks(t *testing.T, s *Site) {
+	t.Helper()
 	ids := map[string]map[string]bool{}
 	for _, p := range s.Pages {
 		ids[p.Path] = map[string]bool{}

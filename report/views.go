@@ -23,18 +23,41 @@ type builder struct {
 	ranks     map[*Machine]map[cellKey]int // 1-based rank of a measured cell among its game's
 	counts    map[*Machine]map[string]int  // measured cells per game
 	warnings  []string
+	checks    *checkIndex
+	checked   bool            // some check row was given, or some run was marked wrong
+	versions  []Version       // the versions that ran or were checked, in order
+	order     map[Version]int // their order
 }
 
 // versionPair is a pair page: A measured against B.
 type versionPair struct{ A, B Version }
 
 func newBuilder(c *Campaign, o options) *builder {
-	b := &builder{c: c, o: o, baselines: map[*Machine]Version{}, ranks: map[*Machine]map[cellKey]int{}, counts: map[*Machine]map[string]int{}}
+	b := &builder{c: c, o: o, baselines: map[*Machine]Version{}, ranks: map[*Machine]map[cellKey]int{}, counts: map[*Machine]map[string]int{},
+		checks: newCheckIndex(o.checks), order: map[Version]int{}}
+	c.markMismatches(b.checks)
+	b.checked = len(b.checks.rows) > 0
+	b.versions = slices.Clone(c.Versions)
+	for _, v := range b.checks.versions {
+		if _, ok := c.order[v]; !ok {
+			b.versions = append(b.versions, v) // checked, never run: after the versions that ran
+		}
+	}
+	for i, v := range b.versions {
+		b.order[v] = i
+	}
+	b.sortVersions(b.versions)
+	for i, v := range b.versions {
+		b.order[v] = i
+	}
 	games := map[string]bool{}
 	pairs := map[versionPair]bool{}
 	for _, m := range c.Machines {
 		for _, g := range m.Games {
 			games[g] = true
+		}
+		for _, cell := range m.cells {
+			b.checked = b.checked || cell.Wrong
 		}
 		if v, ok := b.resolveBaseline(m); ok {
 			b.baselines[m] = v
@@ -59,6 +82,14 @@ func newBuilder(c *Campaign, o options) *builder {
 		return cmp.Or(cmp.Compare(c.order[p.A], c.order[q.A]), cmp.Compare(c.order[p.B], c.order[q.B]))
 	})
 	return b
+}
+
+// sortVersions sorts vs by engine, then in the campaign's order, the
+// versions that were only checked last.
+func (b *builder) sortVersions(vs []Version) {
+	slices.SortStableFunc(vs, func(x, y Version) int {
+		return cmp.Or(cmp.Compare(x.Engine, y.Engine), cmp.Compare(b.order[x], b.order[y]))
+	})
 }
 
 // resolveBaseline finds the baseline version on m.
@@ -119,11 +150,12 @@ func (b *builder) rank(m *Machine) {
 	b.ranks[m], b.counts[m] = ranks, counts
 }
 
-// measuredCells returns the measured cells of game on m, fastest first.
+// measuredCells returns the measured cells of game on m that did not
+// disagree with the reference, fastest first: the valid speeds.
 func measuredCells(m *Machine, game string) []*Cell {
 	var cells []*Cell
 	for _, v := range m.Versions {
-		if c := m.Cell(game, v); c.Measured() {
+		if c := m.Cell(game, v); c.Measured() && !c.Wrong {
 			cells = append(cells, c)
 		}
 	}
@@ -207,6 +239,8 @@ type summaryView struct {
 	Significant                            string // "faster / slower", or — when no game could be tested
 	Excluded                               []exclusionView
 	ExcludedGames                          int
+	ExcludedWrong                          int  // games left out because a side disagreed with the reference
+	Checked                                bool // correctness verdicts were given
 	OnlyAFailed, OnlyBFailed, BothFailed   []link
 	PartialA, PartialB                     int
 }
@@ -217,9 +251,9 @@ type exclusionView struct {
 	Games  []link
 }
 
-func viewSummary(p *Pair, href string) summaryView {
+func (b *builder) viewSummary(p *Pair, href string) summaryView {
 	s := p.Summary
-	v := summaryView{
+	v := summaryView{Checked: b.checked,
 		A: versionLink(p.A), B: versionLink(p.B), PairHref: href,
 		Games: s.Games, Compared: s.Compared,
 		Median: times(s.Median), GeoMean: times(s.GeoMean), SumRatio: times(s.SumRatio),
@@ -235,6 +269,9 @@ func viewSummary(p *Pair, href string) summaryView {
 	}
 	for _, e := range s.Excluded {
 		v.Excluded = append(v.Excluded, exclusionView{Count: len(e.Games), Reason: e.Reason, Games: gameLinks(e.Games)})
+		if e.Outcome.Wrong() {
+			v.ExcludedWrong += len(e.Games)
+		}
 	}
 	return v
 }
@@ -271,6 +308,11 @@ type indexView struct {
 	Pairs     []pairLink
 	Buckets   []bucketView
 	ManyGames bool
+
+	Checked     bool // verdicts were given, or runs were marked wrong
+	CheckRows   bool // verdicts were given
+	Correctness []indexCorrectnessRow
+	Styles      []verdictStyle
 }
 
 type indexMachine struct {
@@ -289,6 +331,7 @@ type matrixRow struct {
 
 type matrixCell struct {
 	Class, Text, Title, Href string
+	Mark                     verdictStyle // the correctness mark; Mark.Mark "" when never checked
 }
 
 type pairLink struct {
@@ -318,7 +361,11 @@ func bucketClass(rel float64) string {
 }
 
 func (b *builder) indexPage() (Page, error) {
-	v := indexView{Title: b.o.title, Runs: b.c.Runs, Failed: b.c.Failed, Games: len(b.games), Sources: b.o.sources, Baseline: b.o.baseline}
+	v := indexView{Title: b.o.title, Runs: b.c.Runs, Failed: b.c.Failed, Games: len(b.games), Sources: b.o.sources, Baseline: b.o.baseline,
+		Checked: b.checked, CheckRows: len(b.checks.rows) > 0, Styles: styles()}
+	if v.CheckRows {
+		v.Correctness = b.indexCorrectness()
+	}
 	for _, ver := range b.c.Versions {
 		v.Versions = append(v.Versions, versionLink(ver))
 	}
@@ -336,7 +383,7 @@ func (b *builder) indexPage() (Page, error) {
 					continue
 				}
 				p := ComparePair(m, ver, bl)
-				im.Summaries = append(im.Summaries, viewSummary(p, pairHref(versionPair{ver, bl})))
+				im.Summaries = append(im.Summaries, b.viewSummary(p, pairHref(versionPair{ver, bl})))
 			}
 		}
 		for _, ver := range m.Versions {
@@ -349,7 +396,7 @@ func (b *builder) indexPage() (Page, error) {
 				best = c.Rate.Center
 			}
 			for _, ver := range m.Versions {
-				row.Cells = append(row.Cells, matrixCellOf(m.Cell(g, ver), best))
+				row.Cells = append(row.Cells, b.matrixCell(m.Cell(g, ver), g, ver, best))
 			}
 			im.Matrix = append(im.Matrix, row)
 		}
@@ -359,6 +406,25 @@ func (b *builder) indexPage() (Page, error) {
 		v.Pairs = append(v.Pairs, pairLink{A: versionLink(p.A), B: versionLink(p.B), Href: pairHref(p)})
 	}
 	return render("index.html", "index", &pageData{Title: b.o.title, Rows: b.c.Runs, Body: v})
+}
+
+// matrixCell is the cell of ver on game g in the index matrix, coloured by
+// its speed relative to best (the fastest valid speed) and marked with its
+// correctness verdict.
+func (b *builder) matrixCell(c *Cell, g string, ver Version, best float64) matrixCell {
+	cell := matrixCellOf(c, best)
+	mark, title := b.cellMark(c, g, ver)
+	cell.Mark = mark
+	if b.checked && mark.Class == "" {
+		cell.Mark.Class = "ck-none" // keeps the column's figures aligned
+	}
+	if title != "" {
+		if c == nil {
+			title = ver.String() + " on " + g + ": " + title
+		}
+		cell.Title += "\n" + title
+	}
+	return cell
 }
 
 func matrixCellOf(c *Cell, best float64) matrixCell {
@@ -373,11 +439,15 @@ func matrixCellOf(c *Cell, best float64) matrixCell {
 			Title: fmt.Sprintf("%s: all %d runs failed: %s: %s", who, len(c.Runs), r.Status, oneLine(r.ErrorMessage))}
 	}
 	cell := matrixCell{Text: FormatRate(c.Rate.Center), Href: href}
-	if best > 0 {
+	switch {
+	case c.Wrong:
+		cell.Class = "wrong"
+		cell.Title = fmt.Sprintf("%s: %s states/s, struck out: %s", who, FormatRate(c.Rate.Center), wrongNote)
+	case best > 0:
 		rel := c.Rate.Center / best
 		cell.Class = bucketClass(rel)
 		cell.Title = fmt.Sprintf("%s: %s states/s, %s of the fastest", who, FormatRate(c.Rate.Center), FormatPercent(rel))
-	} else {
+	default:
 		cell.Class = "zero"
 		cell.Title = who + ": 0 states/s"
 	}
@@ -403,9 +473,11 @@ type engineView struct {
 	Machines      []engineMachine
 	Versions      []link // the engine's other versions
 	Pairs         []pairLink
+	Correctness   correctnessView
 }
 
 type engineMachine struct {
+	Checked        bool
 	Facts          machineView
 	Baseline       link
 	HasBase        bool
@@ -417,6 +489,7 @@ type engineMachine struct {
 	RateCaption    string
 	Games          []engineGameRow
 	Errors         []errorRow
+	WrongGames     []link // games left out of the rate chart
 }
 
 type engineGameRow struct {
@@ -425,6 +498,9 @@ type engineGameRow struct {
 	OK, Runs                          int
 	ErrorRate                         string
 	Failed                            bool
+	Wrong                             bool // disagreed with the reference: the rate is struck out
+	Check                             verdictStyle
+	CheckTitle                        string
 	Rank                              string
 	Speedup, Interval, P              string
 	SpeedupClass                      string
@@ -438,8 +514,11 @@ type errorRow struct {
 }
 
 func (b *builder) enginePage(ver Version) (Page, error) {
-	v := engineView{Name: ver.Engine, Version: ver.Version}
-	for _, o := range b.c.VersionsOf(ver.Engine) {
+	v := engineView{Name: ver.Engine, Version: ver.Version, Correctness: b.correctness(ver)}
+	for _, o := range b.versions {
+		if o.Engine != ver.Engine {
+			continue
+		}
 		if o != ver {
 			v.Versions = append(v.Versions, versionLink(o))
 		}
@@ -450,7 +529,7 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 		}
 	}
 	for _, m := range b.c.MachinesOf(ver) {
-		em := engineMachine{Facts: viewMachine(m)}
+		em := engineMachine{Facts: viewMachine(m), Checked: b.checked}
 		bl, hasBase := b.baselines[m]
 		em.HasBase, em.IsBase = hasBase, hasBase && bl == ver
 		var pair *Pair
@@ -458,7 +537,7 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 		if hasBase && !em.IsBase {
 			em.Baseline = versionLink(bl)
 			pair = ComparePair(m, ver, bl)
-			em.Summary = viewSummary(pair, pairHref(versionPair{ver, bl}))
+			em.Summary = b.viewSummary(pair, pairHref(versionPair{ver, bl}))
 			for i := range pair.Games {
 				speedup[pair.Games[i].Game] = &pair.Games[i]
 			}
@@ -470,12 +549,19 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 			if c == nil {
 				continue
 			}
-			row := engineGameRow{Game: gameLink(g), OK: c.OK, Runs: len(c.Runs), ErrorRate: FormatPercent(c.ErrorRate()), Failed: !c.Measured(), RSS: FormatKiB(c.PeakRSSKiB)}
+			row := engineGameRow{Game: gameLink(g), OK: c.OK, Runs: len(c.Runs), ErrorRate: FormatPercent(c.ErrorRate()), Failed: !c.Measured(), RSS: FormatKiB(c.PeakRSSKiB),
+				Wrong: c.Wrong && c.Measured()}
+			row.Check, row.CheckTitle = b.cellMark(c, g, ver)
 			if c.Measured() {
-				rated = append(rated, c)
 				row.Rate, row.Spread = FormatRate(c.Rate.Center), spread(c)
 				row.Rollouts, row.Init = FormatRate(c.Rollouts), FormatMs(c.InitMs)
-				row.Rank = fmt.Sprintf("%d of %d", b.ranks[m][cellKey{g, ver}], b.counts[m][g])
+				if c.Wrong {
+					row.Rank = "—"
+					em.WrongGames = append(em.WrongGames, gameLink(g))
+				} else {
+					rated = append(rated, c)
+					row.Rank = fmt.Sprintf("%d of %d", b.ranks[m][cellKey{g, ver}], b.counts[m][g])
+				}
 			} else {
 				row.Rate, row.Rank = "failed", "—"
 			}
@@ -498,6 +584,9 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 			}
 		}
 		em.RateChart, em.RateCaption = rateChart(ver, rated)
+		if n := len(em.WrongGames); n > 0 {
+			em.RateCaption += fmt.Sprintf(" Left out: %s where it disagreed with the reference.", plural(n, "game"))
+		}
 		v.Machines = append(v.Machines, em)
 	}
 	return render(engineHref(ver), "engine", &pageData{Title: ver.String(), Rows: b.c.Runs,
@@ -622,9 +711,11 @@ type gameView struct {
 	Findings            []string
 	Blacklisted         string
 	Machines            []gameMachine
+	Correctness         gameCorrectnessView
 }
 
 type gameMachine struct {
+	Checked bool
 	Facts   machineView
 	Ranked  []gameEngineRow
 	Chart   template.HTML
@@ -640,6 +731,9 @@ type gameEngineRow struct {
 	OK, Runs                                   int
 	ErrorRate                                  string
 	Failed                                     bool
+	Wrong                                      bool // disagreed with the reference: the rate is struck out
+	Check                                      verdictStyle
+	CheckTitle                                 string
 	FirstError                                 string
 }
 
@@ -654,7 +748,7 @@ type runRow struct {
 }
 
 func (b *builder) gamePage(game string) (Page, error) {
-	v := gameView{Key: game}
+	v := gameView{Key: game, Correctness: b.gameCorrectness(game)}
 	if parts := strings.Split(game, "/"); len(parts) == 3 {
 		v.Repo, v.Name, v.Hash = parts[0], parts[1], parts[2]
 		if repo := strings.ToLower(parts[0]); repo == "base" || repo == "dresden" || repo == "stanford" {
@@ -674,11 +768,16 @@ func (b *builder) gamePage(game string) (Page, error) {
 		if _, ok := slices.BinarySearch(m.Games, game); !ok {
 			continue
 		}
-		gm := gameMachine{Facts: viewMachine(m)}
+		gm := gameMachine{Facts: viewMachine(m), Checked: b.checked}
 		cells := measuredCells(m, game)
 		best := 0.0
 		if len(cells) > 0 {
 			best = cells[0].Rate.Center
+		}
+		for _, ver := range m.Versions {
+			if c := m.Cell(game, ver); c != nil && c.Measured() && c.Wrong {
+				cells = append(cells, c)
+			}
 		}
 		for _, ver := range m.Versions {
 			if c := m.Cell(game, ver); c != nil && !c.Measured() {
@@ -686,22 +785,32 @@ func (b *builder) gamePage(game string) (Page, error) {
 			}
 		}
 		var bars []bar
+		wrong := 0
 		for _, c := range cells {
-			row := gameEngineRow{Version: versionLink(c.Version), OK: c.OK, Runs: len(c.Runs), ErrorRate: FormatPercent(c.ErrorRate()), Failed: !c.Measured(), RSS: FormatKiB(c.PeakRSSKiB)}
+			row := gameEngineRow{Version: versionLink(c.Version), OK: c.OK, Runs: len(c.Runs), ErrorRate: FormatPercent(c.ErrorRate()), Failed: !c.Measured(), RSS: FormatKiB(c.PeakRSSKiB),
+				Wrong: c.Wrong && c.Measured()}
+			row.Check, row.CheckTitle = b.cellMark(c, game, c.Version)
 			if c.Measured() {
-				row.Rank = strconv.Itoa(b.ranks[m][cellKey{game, c.Version}])
+				row.Rank = "—"
+				if !c.Wrong {
+					row.Rank = strconv.Itoa(b.ranks[m][cellKey{game, c.Version}])
+				}
 				row.Rate, row.Spread = FormatRate(c.Rate.Center), spread(c)
 				row.CI = FormatInterval(c.Rate.Lo, c.Rate.Hi)
 				if finite(c.Rate.Lo) && finite(c.Rate.Hi) {
 					row.CI = "[" + FormatRate(c.Rate.Lo) + ", " + FormatRate(c.Rate.Hi) + "]"
 				}
 				row.Rel = "—"
-				if best > 0 {
+				if best > 0 && !c.Wrong {
 					row.Rel = FormatPercent(c.Rate.Center / best)
 				}
 				row.Rollouts, row.Init = FormatRate(c.Rollouts), FormatMs(c.InitMs)
-				lo, hi := whisker(c)
-				bars = append(bars, bar{label: c.Version.String(), value: c.Rate.Center, lo: lo, hi: hi})
+				if c.Wrong {
+					wrong++
+				} else {
+					lo, hi := whisker(c)
+					bars = append(bars, bar{label: c.Version.String(), value: c.Rate.Center, lo: lo, hi: hi})
+				}
 			} else {
 				row.Rank, row.Rate, row.CI, row.Rel = "—", "failed", "—", "—"
 			}
@@ -714,6 +823,9 @@ func (b *builder) gamePage(game string) (Page, error) {
 			gm.Chart = barChart("state changes per second of each engine on "+plain(game), bars, "state changes per second", false, 0, "",
 				[]legendItem{{"median", barThumb{colBar}}, {"interval", whiskerThumb{}}})
 			gm.Caption = "Median state changes per second of each engine version that ran ok, fastest first. " + whiskerCaption
+			if wrong > 0 {
+				gm.Caption += fmt.Sprintf(" Left out: %s that disagreed with the reference.", plural(wrong, "engine version"))
+			}
 		}
 		for _, ver := range m.Versions {
 			c := m.Cell(game, ver)
@@ -760,6 +872,7 @@ type pairMachine struct {
 type pairRow struct {
 	Game                                       link
 	A, ASpread, B, BSpread, Ratio, Interval, P string
+	AWrong, BWrong                             bool // struck out: disagreed with the reference
 	Verdict, Class                             string
 }
 
@@ -770,12 +883,16 @@ func (b *builder) pairPage(vp versionPair) (Page, error) {
 			continue
 		}
 		p := ComparePair(m, vp.A, vp.B)
-		pm := pairMachine{Facts: viewMachine(m), Summary: viewSummary(p, "")}
+		pm := pairMachine{Facts: viewMachine(m), Summary: b.viewSummary(p, "")}
 		var pts []point
 		for _, g := range p.Games {
 			row := pairRow{Game: gameLink(g.Game), A: cellRate(g.A), ASpread: cellSpread(g.A), B: cellRate(g.B), BSpread: cellSpread(g.B),
 				Ratio: FormatRatio(g.Ratio), Interval: FormatInterval(g.Lo, g.Hi), P: testedP(&g)}
+			row.AWrong = g.A != nil && g.A.Wrong && g.A.Measured()
+			row.BWrong = g.B != nil && g.B.Wrong && g.B.Measured()
 			switch {
+			case g.Outcome.Wrong():
+				row.Verdict, row.Class = "excluded: "+g.Outcome.Describe(vp.A.String(), vp.B.String()), "bad"
 			case g.Outcome == FailA, g.Outcome == FailB, g.Outcome == FailBoth, g.Outcome == OnlyA, g.Outcome == OnlyB:
 				row.Verdict, row.Class = g.Outcome.Describe(vp.A.String(), vp.B.String()), "bad"
 				if g.Outcome == OnlyA || g.Outcome == OnlyB {

@@ -130,10 +130,20 @@ type Summary struct {
 }
 
 // Verdicts folds check rows into one verdict per engine version and game.
+//
+// A check run again (an error retried on resume, or --again) counts by its
+// latest row only.
 func Verdicts(rows []CheckRow) map[VerdictKey]Summary {
 	rank := map[string]int{VerdictUnchecked: 0, VerdictOK: 1, VerdictError: 2, VerdictMismatch: 3}
+	latest := map[string]int{}
+	for i, r := range rows {
+		latest[r.CheckKey] = i
+	}
 	out := map[VerdictKey]Summary{}
-	for _, r := range rows {
+	for i, r := range rows {
+		if latest[r.CheckKey] != i {
+			continue
+		}
 		k := VerdictKey{r.GameKey, r.Engine, r.EngineVersion}
 		cur, ok := out[k]
 		if !ok || rank[r.Verdict] > rank[cur.Verdict] {

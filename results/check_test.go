@@ -67,3 +67,11 @@ func TestExportFormats(t *testing.T) {
 	assert.True(t, strings.HasPrefix(cs.String(), "run_key,game_key,"))
 	assert.Error(t, Export(&cs, "xml", rows))
 }
+
+func TestVerdictsCountTheLatestRowOfACheck(t *testing.T) {
+	rows := []CheckRow{
+		{CheckKey: "k", GameKey: "G", Engine: "e", EngineVersion: "1", Verdict: VerdictError, Detail: "timed out"},
+		{CheckKey: "k", GameKey: "G", Engine: "e", EngineVersion: "1", Verdict: VerdictOK},
+	}
+	assert.Equal(t, VerdictOK, Verdicts(rows)[VerdictKey{"G", "e", "1"}].Verdict)
+}

@@ -133,3 +133,86 @@ func Filter(rows []results.Row, engine, version string) []results.Row {
 	}
 	return out
 }
+
+// Check fixture: the reference, versions that ran and one that was only
+// checked.
+const (
+	// CheckOnly is a game that was checked but never run.
+	CheckOnly = "BASE/checkOnly/QQQQQQ"
+	// Detail and History of the mismatch of propnet@3-ccc on Script: HTML
+	// metacharacters, quotes and ampersands, as engines' moves may hold.
+	MismatchDetail  = `goals: reference [100 0], engine [0 100]; legal moves of role 1 extra (play "<script>alert('x')</script>" & <b>more</b>)`
+	MismatchHistory = `(play <b>1</b>) noop | noop (say "a&b") | (play 'c') noop`
+)
+
+// CheckRows returns correctness rows for the fixture's engines, against
+// the reference prover@1-aaa: propnet@2-bbb agrees everywhere it was
+// checked but on Hex, where the check failed to run, and never had Zero
+// checked; propnet@3-ccc disagrees on TicTacToe (trace) and Script
+// (exhaustive, with HTML metacharacters in what differed and in the move
+// history) and its Hex error was retried with success; solo@1 is an
+// external engine without a trace command (unchecked); turbo@0.9 was
+// checked, never run, and disagreed at the initial state.
+func CheckRows() []results.CheckRow {
+	var rows []results.CheckRow
+	n := 0
+	add := func(engine, version, game, method, verdict string, day int, r results.CheckRow) results.CheckRow {
+		n++
+		r.CheckKey = fmt.Sprintf("c%03d", n)
+		r.GameKey, r.Engine, r.EngineVersion, r.Method, r.Verdict = game, engine, version, method, verdict
+		r.Reference, r.ReferenceVersion = "prover", "1-aaa"
+		if r.Seed == 0 {
+			r.Seed = 1
+		}
+		r.StartTime = fmt.Sprintf("2026-01-%02dT09:%02d:%02dZ", day, n/60%60, n%60)
+		r.Millis = int64(1000 + n)
+		r.Host = "host-m1"
+		rows = append(rows, r)
+		return r
+	}
+	ok := func(engine, version, game, method string, day, rollouts, states int) {
+		add(engine, version, game, method, results.VerdictOK, day, results.CheckRow{Rollouts: rollouts, States: states, Complete: states > 0})
+	}
+
+	// The reference against itself: the methods that do not compare traces.
+	ok("prover", "1-aaa", TicTacToe, "exhaustive", 9, 0, 5478)
+	ok("prover", "1-aaa", TicTacToe, "metamorphic", 9, 8, 0)
+	ok("prover", "1-aaa", ConnectFour, "metamorphic", 9, 8, 0)
+
+	// propnet@2-bbb.
+	for _, g := range []string{TicTacToe, ConnectFour, Script, Breakthru, Reversi, SpeedChess, CheckOnly} {
+		ok("propnet", "2-bbb", g, "trace", 9, 63, 0)
+	}
+	ok("propnet", "2-bbb", TicTacToe, "exhaustive", 9, 0, 5478)
+	add("propnet", "2-bbb", Hex, "trace", results.VerdictError, 9, results.CheckRow{Detail: "the engine's trace of 1 rollout(s) took longer than 30s"})
+
+	// propnet@3-ccc.
+	add("propnet", "3-ccc", TicTacToe, "trace", results.VerdictMismatch, 19, results.CheckRow{
+		Seed: 3, Rollouts: 4, Rollout: 2, Step: 4,
+		Detail:    "legal moves of role 0 missing (mark 2 2); state extra (cell 2 2 x)",
+		History:   "(mark 1 1) noop | noop (mark 1 2) | (mark 3 3) noop | noop (mark 2 1)",
+		Reproduce: "gdlperf check --engines propnet --games BASE/ticTacToe/JRFsaQ --methods trace --seed 3 --rollouts 4",
+	})
+	ok("propnet", "3-ccc", TicTacToe, "metamorphic", 19, 8, 0)
+	add("propnet", "3-ccc", Script, "exhaustive", results.VerdictMismatch, 19, results.CheckRow{
+		States: 1234, Step: 3, Detail: MismatchDetail, History: MismatchHistory,
+		Reproduce: `gdlperf check --engines propnet --games 'LOCAL/<script>alert("x")</script>&amp;/h4sh'\''' --methods exhaustive --seed 1 --rollouts 1`,
+	})
+	for _, g := range []string{ConnectFour, Zero, Breakthru, Reversi, SpeedChess} {
+		ok("propnet", "3-ccc", g, "trace", 19, 127, 0)
+	}
+	hex := add("propnet", "3-ccc", Hex, "trace", results.VerdictError, 19, results.CheckRow{Detail: "interrupted"})
+	hex.Verdict, hex.Detail, hex.Rollouts, hex.StartTime = results.VerdictOK, "", 31, "2026-01-19T23:00:00Z"
+	rows = append(rows, hex) // the same check, retried: it counts, the error does not
+
+	// solo@1: an external engine whose manifest names no trace command.
+	add("solo", "1", OnlyOne, "trace", results.VerdictUnchecked, 12, results.CheckRow{Detail: "the engine's manifest names no trace command"})
+	add("solo", "1", OnlyOne, "exhaustive", results.VerdictUnchecked, 12, results.CheckRow{Detail: "exhaustive checks need a built-in engine"})
+
+	// turbo@0.9: checked, never run.
+	add("turbo", "0.9", ConnectFour, "trace", results.VerdictMismatch, 8, results.CheckRow{
+		Seed: 1, Rollouts: 1, Detail: "roles: reference [red black], engine [black red]",
+		Reproduce: "gdlperf check --engines turbo --games BASE/connectFour/WAIKTw --methods trace --seed 1 --rollouts 1",
+	})
+	return rows
+}

@@ -41,6 +41,13 @@ games x engines matrix, a page per engine version (speedups against
 ranked, its metadata and validator findings) and a page per pair of engine
 versions (ratios with significance, a log-log scatter plot).
 
+When --results is a folder, the correctness verdicts of gdlperf check
+(RESULTS/check/*.csv) are read as well: the matrix marks each engine
+version's verdict on each game, the engine and game pages list the
+mismatches with their move histories and reproducing commands, and a
+version's speed on a game where it disagreed with the reference is struck
+out and left out of its ranks, medians and geometric means.
+
 Figures are medians over the repetitions with 95% confidence intervals and
 Mann-Whitney U tests, as benchstat computes them. Rows of different
 machines are never combined. The pages need no network and are the same
@@ -71,6 +78,10 @@ func runReport(opts *ReportOptions) error {
 	if len(rows) == 0 {
 		return withCode(ExitFailure, fmt.Errorf("no result rows in %s; gdlperf run writes them", opts.Results))
 	}
+	checks, err := loadCheckRowsFrom(opts.Results)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
 	info, err := gameInfos(rows, opts.Cache, opts.Blacklist)
 	if err != nil {
 		return withCode(ExitFailure, err)
@@ -79,6 +90,7 @@ func runReport(opts *ReportOptions) error {
 		report.WithBaseline(opts.Baseline),
 		report.WithTitle(opts.Title),
 		report.WithSources(files),
+		report.WithVerdicts(checks),
 		report.WithGameInfo(func(game string) (report.GameInfo, bool) { gi, ok := info[game]; return gi, ok }))
 	if err != nil {
 		return withCode(ExitFailure, err)
@@ -89,7 +101,7 @@ func runReport(opts *ReportOptions) error {
 	if err := site.Write(opts.Out); err != nil {
 		return withCode(ExitFailure, err)
 	}
-	fmt.Fprintf(opts.IO.Err, "wrote %d pages (%.1f MB) from %d rows to %s\n", len(site.Pages), float64(site.Bytes())/1e6, len(rows), opts.Out)
+	fmt.Fprintf(opts.IO.Err, "wrote %d pages (%.1f MB) from %d rows and %d correctness rows to %s\n", len(site.Pages), float64(site.Bytes())/1e6, len(rows), len(checks), opts.Out)
 	fmt.Fprintln(opts.IO.Out, filepath.Join(opts.Out, "index.html"))
 	return nil
 }
@@ -107,6 +119,20 @@ func loadRowsFrom(path string, warn io.Writer) ([]results.Row, []string, error) 
 	}
 	rows, err := results.Load(path, w)
 	return rows, []string{path}, err
+}
+
+// loadCheckRowsFrom reads the correctness rows of a results folder
+// (DIR/check/*.csv); a results file, or a folder without check rows, has
+// none.
+func loadCheckRowsFrom(path string) ([]results.CheckRow, error) {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return nil, nil
+	}
+	rows, err := results.LoadCheckRows(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading correctness rows: %w", err)
+	}
+	return rows, nil
 }
 
 // gameInfos gathers what is known of the games of rows: built-in games

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"html"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/report/reporttest"
+	"github.com/gdlperf/gdlperf/results"
 )
 
 func TestNewCmdReportOptions(t *testing.T) {
@@ -30,7 +33,7 @@ func TestReportWritesSite(t *testing.T) {
 	code, stdout, stderr := run(t, "report", "--results", dir, "--out", out, "--blacklist", bl, "--cache", t.TempDir())
 	require.Equal(t, ExitOK, code, stderr)
 	assert.Equal(t, filepath.Join(out, "index.html")+"\n", stdout)
-	assert.Regexp(t, `wrote 18 pages \(0\.\d MB\) from 111 rows to `, stderr)
+	assert.Regexp(t, `wrote 18 pages \(0\.\d MB\) from 111 rows and 0 correctness rows to `, stderr)
 	index, err := os.ReadFile(filepath.Join(out, "index.html"))
 	require.NoError(t, err)
 	assert.Contains(t, string(index), `<table class="matrix">`)
@@ -84,4 +87,42 @@ func TestReportErrors(t *testing.T) {
 
 	code, _, _ = run(t, "report", "extra")
 	assert.Equal(t, ExitUsage, code)
+}
+
+// The correctness rows of the results folder reach the pages: the matrix
+// marks, the mismatches on the engine page, the count in the summary line.
+func TestReportReadsVerdicts(t *testing.T) {
+	dir := writeRows(t, reporttest.Rows())
+	checks := reporttest.CheckRows()
+	require.NoError(t, results.AppendCheckRows(filepath.Join(dir, results.CheckDir, "host-m1.csv"), checks))
+	out := filepath.Join(t.TempDir(), "site")
+	code, _, stderr := run(t, "report", "--results", dir, "--out", out, "--blacklist", filepath.Join(dir, "none.txt"), "--cache", t.TempDir())
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Regexp(t, `wrote 19 pages \(0\.\d MB\) from 111 rows and `+strconv.Itoa(len(checks))+` correctness rows to `, stderr, "one more page: the version that was only checked")
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), `<h2 id="correctness">Correctness</h2>`)
+	assert.Contains(t, string(index), `<span class="ck ck-bad">✗</span>`)
+	engines, err := filepath.Glob(filepath.Join(out, "engine", "propnet_3-ccc-*.html"))
+	require.NoError(t, err)
+	require.Len(t, engines, 1)
+	page, err := os.ReadFile(engines[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(page), html.EscapeString(reporttest.MismatchDetail))
+	assert.Contains(t, string(page), "<span>--rollouts</span> <span>4</span>")
+
+	// A results file has no check folder: no verdicts, and the pages say so.
+	out2 := filepath.Join(t.TempDir(), "site")
+	code, _, stderr = run(t, "report", "--results", filepath.Join(dir, "rows.csv"), "--out", out2, "--blacklist", filepath.Join(dir, "none.txt"))
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stderr, "from 111 rows and 0 correctness rows")
+	index2, err := os.ReadFile(filepath.Join(out2, "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index2), "No correctness verdicts were given")
+
+	// An unreadable check file is an error, not silently no verdicts.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, results.CheckDir, "bad.csv"), []byte("check_key,game_key\na,b,c,d\n"), 0o644))
+	code, _, stderr = run(t, "report", "--results", dir, "--out", out, "--blacklist", filepath.Join(dir, "none.txt"))
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "reading correctness rows")
 }

@@ -244,7 +244,9 @@ func TestResultsExport(t *testing.T) {
 				"BenchmarkGame/game=BASE:ticTacToe:JRFsaQ/engine=prover/version=1.0-1 1001 29970030 ns/op 33.37 states/s\n",
 		},
 		{name: "explicit format", args: []string{"export", "--results", dir, "--format", "bench"}, wantCode: ExitOK, wantOut: "BenchmarkGame/"},
-		{name: "unknown format", args: []string{"export", "--results", dir, "--format", "json"}, wantCode: ExitUsage, wantErr: `unknown --format "json"`},
+		{name: "json", args: []string{"export", "--results", dir, "--format", "json"}, wantCode: ExitOK, wantOut: `"game_key": "BASE/ticTacToe/JRFsaQ"`},
+		{name: "markdown", args: []string{"export", "--results", dir, "--format", "markdown"}, wantCode: ExitOK, wantOut: "| BASE/ticTacToe/JRFsaQ | prover | 1.0 |"},
+		{name: "unknown format", args: []string{"export", "--results", dir, "--format", "xml"}, wantCode: ExitUsage, wantErr: `unknown --format "xml"`},
 		{name: "no results files", args: []string{"export", "--results", empty}, wantCode: ExitFailure, wantErr: "no results files"},
 		{name: "missing folder", args: []string{"export", "--results", filepath.Join(empty, "nope")}, wantCode: ExitFailure, wantErr: "nope"},
 		{name: "only failures", args: []string{"export", "--results", failedOnly}, wantCode: ExitOK, wantErr: "no ok runs among the 1 rows"},
@@ -272,7 +274,7 @@ func TestResultsExportOptions(t *testing.T) {
 	cmd.SetArgs(nil)
 	require.NoError(t, cmd.Execute())
 	assert.Equal(t, "gdlperf-results", got.ResultsDir)
-	assert.Equal(t, "bench", got.Format)
+	assert.Equal(t, "benchfmt", got.Format)
 
 	var imp *ResultsImportOptions
 	icmd := NewCmdResultsImport(&IO{}, func(o *ResultsImportOptions) error { imp = o; return nil })
