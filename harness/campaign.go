@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"time"
 
@@ -32,11 +33,31 @@ type Campaign struct {
 	Progress    io.Writer // nil for none
 	Terminal    bool      // Progress is a terminal: one updating line
 	Now         func() time.Time
+	// Compat holds the compatibility checks already done (by engine name);
+	// Execute checks every other external engine that has runs to do
+	// before its first run, unless SkipCompat. A refused engine's runs
+	// are not run (Summary.Refused) and the reason is printed.
+	Compat     map[string]CompatResult
+	SkipCompat bool
+	// Verdict, when set, gives the correctness verdict of an engine
+	// version on a game (gdlperf check): results.StatusOK when it was
+	// checked and agreed with the reference, results.StatusWrong with the
+	// mismatch as detail when it did not, anything else (such as
+	// "unchecked") otherwise. A run whose verdict is wrong is recorded
+	// with status wrong and the detail as its error message.
+	Verdict func(gameKey, engine, version string) (status string, detail string)
+	// RequireChecked skips, with a printed reason, the runs whose verdict
+	// is not ok (Summary.Unchecked). It needs Verdict.
+	RequireChecked bool
 }
 
 // Summary is what a campaign did.
 type Summary struct {
 	Planned, Skipped, Ran, Failed int
+	Refused                       int      // runs of engines that failed the compatibility check
+	Unchecked                     int      // runs skipped by RequireChecked
+	Wrong                         int      // runs recorded as wrong by the verdicts
+	RefusedEngines                []string // the engines refused, with the reason
 	Interrupted                   bool
 }
 
@@ -51,6 +72,9 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 	if now == nil {
 		now = time.Now
 	}
+	if c.RequireChecked && c.Verdict == nil {
+		return sum, errors.New("RequireChecked needs a Verdict (run gdlperf check first)")
+	}
 	dir := c.WorkDir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "gdlperf-run-")
@@ -60,16 +84,54 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 		defer os.RemoveAll(d)
 		dir = d
 	}
+	var notes []string
 	todo := make([]Run, 0, len(c.Runs))
+	uncheckedPair := map[string]bool{}
 	for _, r := range c.Runs {
 		if c.Done[r.Key] {
 			sum.Skipped++
 			continue
 		}
+		if c.RequireChecked {
+			if v, detail := c.Verdict(r.Game.Key, r.Engine.Name, r.Engine.Version); v != results.StatusOK {
+				sum.Unchecked++
+				pair := r.Engine.Name + "\x00" + r.Game.Key
+				if !uncheckedPair[pair] {
+					uncheckedPair[pair] = true
+					why := v
+					if why == "" {
+						why = "not checked"
+					}
+					if detail != "" {
+						why += ": " + oneLine(detail, 200)
+					}
+					notes = append(notes, fmt.Sprintf("skipping %s %s on %s: its correctness verdict is %s", r.Engine.Name, r.Engine.Version, r.Game.Key, why))
+				}
+				continue
+			}
+		}
 		todo = append(todo, r)
 	}
+	for _, n := range notes {
+		if c.Progress != nil {
+			fmt.Fprintln(c.Progress, n)
+		}
+	}
+	todo, err := c.compat(ctx, todo, &sum)
+	if err == nil && ctx.Err() != nil {
+		err = ErrInterrupted
+	}
+	if err != nil {
+		sum.Interrupted = errors.Is(err, ErrInterrupted)
+		return sum, err
+	}
 	gameFiles := map[*Game]string{}
-	p := progress{w: c.Progress, terminal: c.Terminal, total: len(todo), start: now(), now: now}
+	perRun := time.Duration(c.Options.Seconds)*time.Second + time.Second
+	if c.Options.Rollouts > 0 {
+		perRun = 10 * time.Second
+	}
+	p := newProgress(c.Progress, c.Terminal, len(todo), perRun, now)
+	defer p.close()
 	for _, r := range todo {
 		if ctx.Err() != nil {
 			sum.Interrupted = true
@@ -96,6 +158,12 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 			break
 		}
 		row := c.row(r, out, start, load)
+		if c.Verdict != nil {
+			if v, detail := c.Verdict(r.Game.Key, r.Engine.Name, row.EngineVersion); v == results.StatusWrong {
+				markWrong(row, detail)
+				sum.Wrong++
+			}
+		}
 		if err := c.Writer.Append(row); err != nil {
 			return sum, fmt.Errorf("writing the results: %w", err)
 		}
@@ -105,7 +173,6 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 		}
 		p.finished(r, row)
 	}
-	p.close()
 	if sum.Interrupted {
 		return sum, ErrInterrupted
 	}
@@ -168,58 +235,71 @@ func (c *Campaign) row(r Run, out Outcome, start time.Time, load string) *result
 	return row
 }
 
-// progress prints what the campaign is doing: one updating line on a
-// terminal, a plain line per finished run otherwise.
-type progress struct {
-	w        io.Writer
-	terminal bool
-	total    int
-	done     int
-	failed   int
-	start    time.Time
-	now      func() time.Time
-	width    int
-}
-
-func (p *progress) eta() string {
-	if p.done == 0 {
-		return "?"
+// markWrong records that the engine version failed the correctness check
+// on the game: the run's counts stay, its status is wrong.
+func markWrong(row *results.Row, detail string) {
+	msg := "wrong: " + oneLine(detail, 2000)
+	if detail == "" {
+		msg = "the engine version failed the correctness check on this game"
 	}
-	el := p.now().Sub(p.start)
-	left := time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))
-	return left.Round(time.Second).String()
-}
-
-func (p *progress) starting(r Run) {
-	if p.w == nil || !p.terminal {
-		return
-	}
-	line := fmt.Sprintf("[%d/%d] %d failed, ETA %s: %s on %s (rep %d)", p.done, p.total, p.failed, p.eta(), r.Engine.Name, r.Game.Key, r.Repetition)
-	pad := p.width - len(line)
-	p.width = len(line)
-	if pad < 0 {
-		pad = 0
-	}
-	fmt.Fprintf(p.w, "\r%s%*s", line, pad, "")
-}
-
-func (p *progress) finished(r Run, row *results.Row) {
-	p.done++
 	if row.Status != results.StatusOK {
-		p.failed++
+		msg += "; and the run itself: " + row.Status + ": " + row.ErrorMessage
 	}
-	if p.w == nil || p.terminal {
-		return
-	}
-	what := fmt.Sprintf("%.0f states/s", row.StatesPerSecond())
-	if row.Status != results.StatusOK {
-		what = row.Status + ": " + oneLine(row.ErrorMessage, 120)
-	}
-	fmt.Fprintf(p.w, "[%d/%d] %s on %s (rep %d): %s\n", p.done, p.total, r.Engine.Name, r.Game.Key, r.Repetition, what)
+	row.Status = results.StatusWrong
+	row.ErrorMessage = msg
 }
 
-func (p *progress) close() {
-	if p.w != nil && p.terminal && p.width > 0 {
-		fmt.Fprintf(p.w, "\r%*s\r", p.width, "")
+// compat runs the compatibility check of every external engine that has
+// runs in todo and was not checked before, and drops the runs of the
+// engines it refuses.
+func (c *Campaign) compat(ctx context.Context, todo []Run, sum *Summary) ([]Run, error) {
+	if c.SkipCompat {
+		return todo, nil
 	}
+	if c.Compat == nil {
+		c.Compat = map[string]CompatResult{}
+	}
+	var order []*Engine
+	seen := map[string]bool{}
+	for _, r := range todo {
+		if !r.Engine.Builtin && !seen[r.Engine.Name] {
+			seen[r.Engine.Name] = true
+			order = append(order, r.Engine)
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].Name < order[j].Name })
+	for _, e := range order {
+		if _, ok := c.Compat[e.Name]; ok {
+			continue
+		}
+		if c.Progress != nil {
+			fmt.Fprintf(c.Progress, "checking that %s speaks the engine protocol (%d s on %s)...\n", e.Name, CompatSeconds, CompatGame)
+		}
+		res := CheckCompat(ctx, e, c.Child)
+		if ctx.Err() != nil {
+			return nil, ErrInterrupted
+		}
+		c.Compat[e.Name] = res
+		if c.Progress != nil && res.OK {
+			fmt.Fprintf(c.Progress, "%s %s: compatible (%d state changes in %d ms)\n", e.Name, res.Outcome.Version, res.Outcome.StateChanges, res.Outcome.Millis)
+		}
+	}
+	kept := todo[:0:0]
+	refused := map[string]bool{}
+	for _, r := range todo {
+		if res, ok := c.Compat[r.Engine.Name]; ok && !r.Engine.Builtin && !res.OK {
+			sum.Refused++
+			if !refused[r.Engine.Name] {
+				refused[r.Engine.Name] = true
+				msg := fmt.Sprintf("refusing engine %s: %s", r.Engine.Name, res.Reason)
+				sum.RefusedEngines = append(sum.RefusedEngines, msg)
+				if c.Progress != nil {
+					fmt.Fprintln(c.Progress, msg)
+				}
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept, nil
 }

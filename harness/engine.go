@@ -1,12 +1,16 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/gdlperf/gdlperf/engines"
 )
@@ -44,45 +48,140 @@ func BuiltinEngines(exe string) []*Engine {
 	return out
 }
 
-// Manifest is the file that describes external engines (JSON):
+// Manifest is the file that describes external engines, in TOML
+// (engines.toml) or JSON (engines.json), with the same keys:
+//
+//	[[engines]]
+//	name = "fluxplayer"
+//	version = "1.1"
+//	command = "./start_perf_test.sh"      # or a list: ["java", "-jar", "x.jar"]
+//	dir = "/opt/flux"                     # working directory (optional)
+//	trace = ["./trace.sh"]                # trace command prefix (optional)
+//	fixedWork = false                     # takes --rollouts N (optional)
+//	env = { JAVA_OPTS = "-Xmx4g" }        # extra environment (optional)
 //
 //	{"engines": [{"name": "fluxplayer", "version": "1.1",
 //	  "command": ["./start_perf_test.sh"], "dir": "/opt/flux", "env": {"K": "V"}}]}
 //
-// A gdl-perf start_perf_test.sh engine is a command of one element.
+// The harness appends GAME_FILE RESULT_FILE SECONDS to the command, so a
+// gdl-perf start_perf_test.sh engine is a command of one element.
 type Manifest struct {
-	Engines []ManifestEngine `json:"engines"`
+	Engines []ManifestEngine `json:"engines" toml:"engines"`
 }
 
 // ManifestEngine is one external engine.
 type ManifestEngine struct {
-	Name      string            `json:"name"`
-	Version   string            `json:"version"`
-	Command   []string          `json:"command"`
-	Dir       string            `json:"dir"`
-	Env       map[string]string `json:"env"`
-	Trace     []string          `json:"trace"`
-	FixedWork bool              `json:"fixedWork"`
+	Name      string            `json:"name" toml:"name"`
+	Version   string            `json:"version" toml:"version"`
+	Command   Argv              `json:"command" toml:"command"`
+	Dir       string            `json:"dir" toml:"dir"`
+	Env       map[string]string `json:"env" toml:"env"`
+	Trace     Argv              `json:"trace" toml:"trace"`
+	FixedWork bool              `json:"fixedWork" toml:"fixedWork"`
 }
 
-// LoadManifest reads external engines from a JSON manifest. Relative dirs
-// and commands starting with ./ are resolved against the manifest's folder.
+// Argv is a command: a list of arguments, or one string naming a program
+// (not split at spaces: a path may hold them).
+type Argv []string
+
+// UnmarshalJSON reads a string or a list of strings.
+func (a *Argv) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*a = Argv{s}
+		return nil
+	}
+	var l []string
+	if err := json.Unmarshal(b, &l); err != nil {
+		return errors.New("a command is a string or a list of strings")
+	}
+	*a = l
+	return nil
+}
+
+// UnmarshalTOML reads a string or an array of strings.
+func (a *Argv) UnmarshalTOML(v any) error {
+	switch v := v.(type) {
+	case string:
+		*a = Argv{v}
+		return nil
+	case []any:
+		out := make(Argv, 0, len(v))
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return fmt.Errorf("a command is a string or an array of strings, not an array holding %v", x)
+			}
+			out = append(out, s)
+		}
+		*a = out
+		return nil
+	}
+	return fmt.Errorf("a command is a string or an array of strings, not %v", v)
+}
+
+// ManifestNames are the manifests a command reads from the current folder
+// when it is given none, in this order.
+var ManifestNames = []string{"engines.toml", "engines.json"}
+
+// DefaultManifest returns the first of ManifestNames that exists in dir,
+// or "".
+func DefaultManifest(dir string) string {
+	for _, n := range ManifestNames {
+		p := filepath.Join(dir, n)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// ParseManifest decodes a manifest; toml selects the format. name is for
+// messages.
+func ParseManifest(name string, b []byte, isTOML bool) (*Manifest, error) {
+	var m Manifest
+	if isTOML {
+		md, err := toml.Decode(string(b), &m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if un := md.Undecoded(); len(un) > 0 {
+			var keys []string
+			for _, k := range un {
+				keys = append(keys, k.String())
+			}
+			return nil, fmt.Errorf("%s: unknown key %s (the keys are name, version, command, dir, env, trace, fixedWork under [[engines]])", name, strings.Join(keys, ", "))
+		}
+		return &m, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &m, nil
+}
+
+// LoadManifest reads external engines from a TOML (.toml) or JSON (.json,
+// or any other name) manifest. Relative dirs and commands starting with ./
+// or ../ are resolved against the manifest's folder.
 func LoadManifest(path string) ([]*Engine, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var m Manifest
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	m, err := ParseManifest(path, b, strings.EqualFold(filepath.Ext(path), ".toml"))
+	if err != nil {
+		return nil, err
 	}
 	base := filepath.Dir(path)
+	if abs, err := filepath.Abs(base); err == nil {
+		base = abs
+	}
 	seen := map[string]bool{}
 	var out []*Engine
 	for i, me := range m.Engines {
-		if me.Name == "" || len(me.Command) == 0 {
+		if me.Name == "" || len(me.Command) == 0 || me.Command[0] == "" {
 			return nil, fmt.Errorf("%s: engine %d needs a name and a command", path, i+1)
 		}
 		if strings.ContainsAny(me.Name, "/\\ \t\n,") {

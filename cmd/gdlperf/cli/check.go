@@ -283,3 +283,30 @@ func newCmdEngineSelfCheck(streams *IO) *cobra.Command {
 	cmd.Flags().DurationVar(&budget, "budget", 0, "exhaustive: stop (incomplete) after this long")
 	return cmd
 }
+
+func init() {
+	runVerdicts = loadRunVerdicts
+}
+
+// loadRunVerdicts gives gdlperf run the verdicts of gdlperf check: "wrong"
+// for an engine version that mismatched on a game, "ok" for one that
+// agreed, and "unchecked" (with the reason) otherwise.
+func loadRunVerdicts(dir string) (func(gameKey, engine, version string) (string, string), error) {
+	rows, err := results.LoadCheckRows(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading correctness verdicts: %w", err)
+	}
+	v := results.Verdicts(rows)
+	return func(gameKey, engine, version string) (string, string) {
+		s, ok := v[results.VerdictKey{Game: gameKey, Engine: engine, Version: version}]
+		switch {
+		case !ok:
+			return "unchecked", "never checked: run gdlperf check first"
+		case s.Verdict == results.VerdictMismatch:
+			return results.StatusWrong, "disagrees with the reference: " + s.Detail
+		case s.Verdict == results.VerdictOK:
+			return results.StatusOK, ""
+		}
+		return "unchecked", "check " + s.Verdict + ": " + s.Detail
+	}, nil
+}

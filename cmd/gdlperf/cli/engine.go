@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -13,32 +16,116 @@ import (
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/harness"
 )
 
 // NewCmdEngine builds "gdlperf engine ...": the engine process and its tools.
 func NewCmdEngine(streams *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "engine",
-		Short: "Run, trace and list the built-in engines",
+		Short: "List engines; run and trace the built-in engines",
 	}
 	cmd.AddCommand(newCmdEngineList(streams), NewCmdEngineRun(streams, nil), NewCmdEngineTrace(streams, nil))
 	return cmd
 }
 
 func newCmdEngineList(streams *IO) *cobra.Command {
-	return &cobra.Command{
+	var manifest string
+	var check bool
+	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the built-in engines and their versions",
-		Args:  cobra.NoArgs,
+		Short: "List the built-in engines and the external engines of the manifest",
+		Long: `List shows every engine gdlperf run can use: the built-in engines and the
+external engines of --manifest (default: ./engines.toml or ./engines.json
+when one exists), with their versions, whether they write traces for
+gdlperf check, and the command the harness runs (GAME_FILE RESULT_FILE
+SECONDS are appended to it). With --check each external engine is run for
+3 s on the built-in tic-tac-toe, as before a campaign; the exit status is 1
+when one fails.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w := tabwriter.NewWriter(streams.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ENGINE\tVERSION\tKIND")
-			for _, e := range engines.List() {
-				fmt.Fprintf(w, "%s\t%s\tbuilt-in\n", e.Name, e.Version)
-			}
-			return w.Flush()
+			return runEngineList(streams, manifest, check)
 		},
 	}
+	cmd.Flags().StringVar(&manifest, "manifest", "", "TOML or JSON manifest of external engines (default: ./engines.toml or ./engines.json if present)")
+	cmd.Flags().BoolVar(&check, "check", false, "run the compatibility check of every external engine")
+	return cmd
+}
+
+func runEngineList(streams *IO, manifest string, check bool) error {
+	_, ext, err := loadEngines(manifest)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	w := tabwriter.NewWriter(streams.Out, 0, 4, 2, ' ', 0)
+	header := "ENGINE\tVERSION\tKIND\tTRACE\tROLLOUTS\tCOMMAND"
+	if check {
+		header += "\tCHECK"
+	}
+	fmt.Fprintln(w, header)
+	for _, e := range engines.List() {
+		fmt.Fprintf(w, "%s\t%s\tbuilt-in\tyes\tyes\tgdlperf engine run %s", e.Name, e.Version, e.Name)
+		if check {
+			fmt.Fprint(w, "\t-")
+		}
+		fmt.Fprintln(w)
+	}
+	var failed []string
+	for _, e := range ext {
+		version := e.Version
+		if version == "" {
+			version = "-"
+		}
+		command := shellJoin(e.Command)
+		if e.Dir != "" {
+			command += " (in " + e.Dir + ")"
+		}
+		if len(e.Env) > 0 {
+			command = strings.Join(e.Env, " ") + " " + command
+		}
+		fmt.Fprintf(w, "%s\t%s\texternal\t%s\t%s\t%s", e.Name, version, yesNo(len(e.TraceCommand) > 0), yesNo(e.FixedWork), command)
+		if check {
+			res := harness.CheckCompat(context.Background(), e, harness.ChildOptions{CPU: -1})
+			if res.OK {
+				fmt.Fprintf(w, "\tok (%s reported version %s)", e.Name, res.Outcome.Version)
+			} else {
+				fmt.Fprint(w, "\tFAILED")
+				failed = append(failed, e.Name+": "+res.Reason)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return withCode(ExitFailure, errors.New(strings.Join(failed, "\n")))
+	}
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// shellJoin quotes the arguments of a command for a POSIX shell.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = shellQuoteArg(a)
+	}
+	return strings.Join(out, " ")
+}
+
+// shellQuoteArg quotes s for a POSIX shell when it needs it.
+func shellQuoteArg(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func lookupEngine(name string) (engines.Engine, error) {

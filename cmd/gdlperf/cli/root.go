@@ -90,6 +90,7 @@ func NewRootCmd(streams *IO) *cobra.Command {
 	engineCmd.AddCommand(newCmdEngineSelfCheck(streams))
 	root.AddCommand(
 		NewCmdRun(streams, nil),
+		NewCmdSlurm(streams, nil),
 		NewCmdResults(streams),
 		NewCmdValidate(streams, nil),
 		engineCmd,

@@ -8,35 +8,43 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/harness"
 	"github.com/gdlperf/gdlperf/results"
 )
 
 // RunOptions are the options of gdlperf run.
 type RunOptions struct {
-	IO          *IO
-	Engines     []string
-	Manifest    string
-	Games       []string
-	Seconds     int
-	Rollouts    int
-	Reps        int
-	Seed        uint64
-	ResultsDir  string
-	Shard       string
-	DryRun      bool
-	RetryFailed bool
-	Limit       time.Duration
-	MemoryLimit int64
-	GOMAXPROCS  int
-	CPU         int
-	Blacklisted bool
+	IO             *IO
+	Engines        []string
+	Manifest       string
+	Games          []string
+	CacheDir       string
+	Blacklist      string
+	Seconds        int
+	Rollouts       int
+	Reps           int
+	Seed           uint64
+	ResultsDir     string
+	Shard          string
+	DryRun         bool
+	RetryFailed    bool
+	Limit          time.Duration
+	MemoryLimit    int64
+	GOMAXPROCS     int
+	CPU            int
+	Blacklisted    bool
+	SkipCompat     bool
+	RequireChecked bool
 }
 
 // NewCmdRun builds "gdlperf run", the main job.
@@ -50,11 +58,27 @@ each as a separate engine process for --seconds of random rollouts (or
 --rollouts seeded rollouts in fixed-work mode), appending one CSV row per run
 to --results. A campaign that is stopped (Ctrl-C, a reboot, a kill) resumes
 where it stopped when the same command is run again: finished runs are
-skipped, the interrupted one is redone.`,
+skipped, the interrupted one is redone.
+
+Games blacklisted in --blacklist (default: ./blacklist.txt when it exists)
+are left out and listed, unless --include-blacklisted. External engines come
+from --manifest (default: ./engines.toml or ./engines.json when one exists);
+each is first run for 3 s on the built-in tic-tac-toe, and refused with the
+reason when that does not give an ok result (--skip-compat-check skips it).
+
+With --shard i/n (or a Slurm array task's SLURM_ARRAY_TASK_ID, or a
+Kubernetes indexed job's JOB_COMPLETION_INDEX with GDLPERF_SHARDS=n) only
+the games of shard i run, each shard writing its own file; see gdlperf slurm.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if shard, ok := shardFromEnv(); ok && opts.Shard == "" {
-				opts.Shard = shard
+			if opts.Shard == "" {
+				shard, ok, err := shardFromEnv(os.Getenv)
+				if err != nil {
+					return withCode(ExitUsage, err)
+				}
+				if ok {
+					opts.Shard = shard
+				}
 			}
 			if runF != nil {
 				return runF(opts)
@@ -62,100 +86,210 @@ skipped, the interrupted one is redone.`,
 			return runRun(opts)
 		},
 	}
+	addRunFlags(cmd.Flags(), opts)
 	f := cmd.Flags()
+	f.StringVar(&opts.Shard, "shard", "", "run shard i/n of the plan (by game); also read from SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan, what is already done and the expected duration; run nothing")
+	return cmd
+}
+
+// addRunFlags binds the flags that shape a campaign; gdlperf slurm passes
+// them on to the gdlperf run of every array task.
+func addRunFlags(f *pflag.FlagSet, opts *RunOptions) {
 	f.StringSliceVar(&opts.Engines, "engines", nil, "engines to run: built-in names or names from --manifest (default: every built-in engine)")
-	f.StringVar(&opts.Manifest, "manifest", "", "JSON manifest of external engines")
-	f.StringSliceVar(&opts.Games, "games", []string{"builtin"}, "games: builtin, builtin:NAME, a .kif file or a folder of them")
+	f.StringVar(&opts.Manifest, "manifest", "", "TOML or JSON manifest of external engines (default: ./engines.toml or ./engines.json if present)")
+	f.StringSliceVar(&opts.Games, "games", []string{"builtin"}, gamesHelp)
+	f.StringVar(&opts.CacheDir, "cache", "", "game cache folder (default $GDLPERF_CACHE or the user cache folder)")
+	f.StringVar(&opts.Blacklist, "blacklist", "", "blacklist file of games to skip (default: ./"+DefaultBlacklist+" if present)")
+	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "run blacklisted games too")
 	f.IntVar(&opts.Seconds, "seconds", 30, "seconds of rollouts per run")
 	f.IntVar(&opts.Rollouts, "rollouts", 0, "fixed-work mode: seeded rollouts per run instead of --seconds")
 	f.IntVar(&opts.Reps, "reps", 1, "repetitions of every (game, engine)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "campaign seed (order of runs and rollout seeds)")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder")
-	f.StringVar(&opts.Shard, "shard", "", "run shard i/n of the plan (by game); also read from SLURM_ARRAY_TASK_ID/COUNT and JOB_COMPLETION_INDEX")
-	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and its expected duration, run nothing")
 	f.BoolVar(&opts.RetryFailed, "retry-failed", false, "run again the runs that failed before")
 	f.DurationVar(&opts.Limit, "limit", 0, "wall-clock limit per run (default: seconds + a grace, 240s for 30s)")
 	f.Int64Var(&opts.MemoryLimit, "memory-limit", 0, "resident memory limit per engine process in MiB (0: none)")
 	f.IntVar(&opts.GOMAXPROCS, "gomaxprocs", 0, "GOMAXPROCS for engine processes (0: inherit)")
 	f.IntVar(&opts.CPU, "cpu", -1, "pin engine processes to this CPU")
-	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "run blacklisted games too")
-	return cmd
+	f.BoolVar(&opts.SkipCompat, "skip-compat-check", false, "use external engines without their 3 s compatibility check")
+	f.BoolVar(&opts.RequireChecked, "require-checked", false, "skip the runs of engine versions that gdlperf check did not find correct on the game")
 }
 
-// shardFromEnv reads a shard from Slurm's or Kubernetes' array variables.
-func shardFromEnv() (string, bool) {
-	if id := os.Getenv("SLURM_ARRAY_TASK_ID"); id != "" {
-		var i, lo, step, count int
-		fmt.Sscan(id, &i)
-		fmt.Sscan(os.Getenv("SLURM_ARRAY_TASK_MIN"), &lo)
-		step = 1
-		if s := os.Getenv("SLURM_ARRAY_TASK_STEP"); s != "" {
-			fmt.Sscan(s, &step)
+// shardFromEnv reads the shard of an array job from the environment:
+//
+//   - Slurm: SLURM_ARRAY_TASK_ID, normalised by SLURM_ARRAY_TASK_MIN and
+//     _STEP to 0..COUNT-1, with SLURM_ARRAY_TASK_COUNT shards. Only arrays
+//     of evenly spaced indices can be normalised (0-3, 1-7:2); a list such
+//     as 0,2,5 is an error (give --shard).
+//   - Kubernetes indexed jobs: JOB_COMPLETION_INDEX, with GDLPERF_SHARDS
+//     (the job's completions) as the number of shards.
+//
+// The scripts of gdlperf slurm pass --shard themselves, so that a task
+// resubmitted alone (sbatch --array=3) still runs shard 3.
+func shardFromEnv(getenv func(string) string) (string, bool, error) {
+	num := func(name string, def int) (int, error) {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			return def, nil
 		}
-		fmt.Sscan(os.Getenv("SLURM_ARRAY_TASK_COUNT"), &count)
-		if count > 0 && step > 0 {
-			return fmt.Sprintf("%d/%d", (i-lo)/step, count), true
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, fmt.Errorf("%s=%q is not a number", name, v)
 		}
+		return n, nil
 	}
-	if id := os.Getenv("JOB_COMPLETION_INDEX"); id != "" {
-		var n int
-		fmt.Sscan(os.Getenv("GDLPERF_SHARDS"), &n)
-		if n > 0 {
-			return id + "/" + fmt.Sprint(n), true
+	if getenv("SLURM_ARRAY_TASK_ID") != "" {
+		id, err := num("SLURM_ARRAY_TASK_ID", 0)
+		if err != nil {
+			return "", false, err
 		}
+		lo, err := num("SLURM_ARRAY_TASK_MIN", 0)
+		if err != nil {
+			return "", false, err
+		}
+		hi, err := num("SLURM_ARRAY_TASK_MAX", -1)
+		if err != nil {
+			return "", false, err
+		}
+		step, err := num("SLURM_ARRAY_TASK_STEP", 1)
+		if err != nil {
+			return "", false, err
+		}
+		count, err := num("SLURM_ARRAY_TASK_COUNT", 0)
+		if err != nil {
+			return "", false, err
+		}
+		if step < 1 {
+			return "", false, fmt.Errorf("SLURM_ARRAY_TASK_STEP=%d is not positive", step)
+		}
+		if count == 0 && hi >= lo {
+			count = (hi-lo)/step + 1
+		}
+		if count < 1 {
+			return "", false, errors.New("SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT (or _MAX): give --shard i/n")
+		}
+		if hi >= lo && (hi-lo)/step+1 != count {
+			return "", false, fmt.Errorf("the Slurm array's indices are not evenly spaced (%d tasks from %d to %d by %d): give --shard i/n", count, lo, hi, step)
+		}
+		if id < lo || (id-lo)%step != 0 || (id-lo)/step >= count {
+			return "", false, fmt.Errorf("SLURM_ARRAY_TASK_ID=%d is not one of %d tasks from %d by %d: give --shard i/n", id, count, lo, step)
+		}
+		return fmt.Sprintf("%d/%d", (id-lo)/step, count), true, nil
 	}
-	return "", false
+	if getenv("JOB_COMPLETION_INDEX") != "" {
+		id, err := num("JOB_COMPLETION_INDEX", 0)
+		if err != nil {
+			return "", false, err
+		}
+		n, err := num("GDLPERF_SHARDS", 0)
+		if err != nil {
+			return "", false, err
+		}
+		if n < 1 {
+			return "", false, errors.New("JOB_COMPLETION_INDEX is set but GDLPERF_SHARDS (the number of shards, the job's completions) is not: set it, or give --shard i/n")
+		}
+		if id < 0 || id >= n {
+			return "", false, fmt.Errorf("JOB_COMPLETION_INDEX=%d is not below GDLPERF_SHARDS=%d", id, n)
+		}
+		return fmt.Sprintf("%d/%d", id, n), true, nil
+	}
+	return "", false, nil
 }
 
-func runRun(opts *RunOptions) error {
+// campaignPlan is what run and slurm work out from the options before
+// running anything.
+type campaignPlan struct {
+	Options harness.Options
+	Engines []*harness.Engine
+	Games   []*harness.Game
+	Runs    []harness.Run
+	Limit   time.Duration
+}
+
+// planRun checks the options, selects the engines and the games (saying
+// which blacklisted games it leaves out) and plans the runs.
+func planRun(opts *RunOptions) (*campaignPlan, error) {
 	if opts.Seconds < 0 || opts.Rollouts < 0 || opts.Reps < 1 {
-		return withCode(ExitUsage, errors.New("--seconds and --rollouts must not be negative, --reps at least 1"))
+		return nil, withCode(ExitUsage, errors.New("--seconds and --rollouts must not be negative, --reps at least 1"))
 	}
-	o := harness.Options{Seconds: opts.Seconds, Rollouts: opts.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed}
+	if opts.RequireChecked && runVerdicts == nil {
+		return nil, withCode(ExitUsage, errors.New("--require-checked: this gdlperf has no correctness verdicts (gdlperf check)"))
+	}
+	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: opts.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed}}
 	if opts.Shard != "" {
 		s, err := harness.ParseShard(opts.Shard)
 		if err != nil {
-			return withCode(ExitUsage, err)
+			return nil, withCode(ExitUsage, err)
 		}
-		o.Shard = s
+		p.Options.Shard = s
 	}
-	engs, err := selectEngines(opts.Engines, opts.Manifest)
+	var err error
+	p.Engines, err = selectEngines(opts.Engines, opts.Manifest)
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return nil, withCode(ExitUsage, err)
 	}
-	games, skipped, err := selectGames(opts.Games, !opts.Blacklisted)
+	warn := func(w string) { fmt.Fprintln(opts.IO.Err, "warning:", w) }
+	games, skipped, err := resolveGames(GameSelection{
+		Selectors: opts.Games, CacheDir: opts.CacheDir, Blacklist: opts.Blacklist,
+		IncludeBlacklisted: opts.Blacklisted, Warn: warn,
+	})
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return nil, withCode(ExitUsage, err)
 	}
-	for _, s := range skipped {
-		fmt.Fprintf(opts.IO.Err, "skipping blacklisted %s\n", s)
-	}
+	printSkipped(opts.IO.Err, skipped, opts.Blacklist)
 	if len(games) == 0 {
-		return withCode(ExitUsage, errors.New("no games selected"))
+		return nil, withCode(ExitUsage, errors.New("no games selected"))
 	}
-	plan := harness.Plan(games, engs, o)
-	limit := opts.Limit
-	if limit == 0 {
-		limit = harness.Limit(o)
+	p.Games = games
+	p.Runs = harness.Plan(games, p.Engines, p.Options)
+	p.Limit = opts.Limit
+	if p.Limit == 0 {
+		p.Limit = harness.Limit(p.Options)
 	}
+	return p, nil
+}
+
+// runVerdicts, when set (by gdlperf check), reads the correctness verdicts
+// stored under a results folder, for harness.Campaign.Verdict.
+var runVerdicts func(resultsDir string) (func(gameKey, engine, version string) (status, detail string), error)
+
+// resultsFile is the file a campaign appends to in dir: one per host and
+// shard, so that the shards of an array job never share a file.
+func resultsFile(dir, host string, s harness.Shard) string {
+	name := sanitize(host)
+	if s.N > 1 {
+		name += fmt.Sprintf("-shard-%d-of-%d", s.I, s.N)
+	}
+	return filepath.Join(dir, name+".csv")
+}
+
+func runRun(opts *RunOptions) error {
+	p, err := planRun(opts)
+	if err != nil {
+		return err
+	}
+	o := p.Options
+	warn := func(w string) { fmt.Fprintln(opts.IO.Err, "warning:", w) }
 	if opts.DryRun {
-		return printPlan(opts.IO.Out, plan, o, limit)
+		var done map[string]bool
+		if st, err := os.Stat(opts.ResultsDir); err == nil && st.IsDir() {
+			rows, _, err := results.LoadDir(opts.ResultsDir, results.WithWarnings(warn))
+			if err != nil {
+				return withCode(ExitFailure, err)
+			}
+			done = results.Done(rows, opts.RetryFailed)
+		}
+		return printPlan(opts.IO.Out, p.Runs, done, o, p.Limit)
 	}
 
 	if err := os.MkdirAll(opts.ResultsDir, 0o755); err != nil {
 		return withCode(ExitFailure, fmt.Errorf("results folder: %w", err))
 	}
-	warn := func(w string) { fmt.Fprintln(opts.IO.Err, "warning:", w) }
-	rows, _, err := results.LoadDir(opts.ResultsDir, results.WithWarnings(warn))
-	if err != nil {
-		return withCode(ExitFailure, err)
-	}
 	fp := harness.ReadFingerprint()
-	name := sanitize(fp.Host)
-	if o.Shard.N > 1 {
-		name += fmt.Sprintf("-shard-%d-of-%d", o.Shard.I, o.Shard.N)
-	}
-	w, err := results.OpenWriter(filepath.Join(opts.ResultsDir, name+".csv"))
+	// The lock first, then the rows: no other process can add a row to
+	// this file between the reading and the first run.
+	w, err := results.OpenWriter(resultsFile(opts.ResultsDir, fp.Host, o.Shard))
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
@@ -163,40 +297,77 @@ func runRun(opts *RunOptions) error {
 	for _, msg := range w.Warnings() {
 		warn(msg)
 	}
-
+	rows, _, err := results.LoadDir(opts.ResultsDir, results.WithWarnings(warn))
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := &harness.Campaign{
-		Runs:        plan,
-		Options:     o,
-		Child:       harness.ChildOptions{Limit: limit, MemoryLimit: opts.MemoryLimit << 20, GOMAXPROCS: opts.GOMAXPROCS, CPU: opts.CPU},
-		Writer:      w,
-		Done:        results.Done(rows, opts.RetryFailed),
-		Fingerprint: fp,
-		Progress:    opts.IO.Err,
-		Terminal:    isTTY(opts.IO.Err),
+		Runs:           p.Runs,
+		Options:        o,
+		Child:          harness.ChildOptions{Limit: p.Limit, MemoryLimit: opts.MemoryLimit << 20, GOMAXPROCS: opts.GOMAXPROCS, CPU: opts.CPU},
+		Writer:         w,
+		Done:           results.Done(rows, opts.RetryFailed),
+		Fingerprint:    fp,
+		Progress:       opts.IO.Err,
+		Terminal:       isTTY(opts.IO.Err),
+		SkipCompat:     opts.SkipCompat,
+		RequireChecked: opts.RequireChecked,
+	}
+	rows = nil
+	if runVerdicts != nil {
+		v, err := runVerdicts(opts.ResultsDir)
+		if err != nil {
+			return withCode(ExitFailure, err)
+		}
+		c.Verdict = v
 	}
 	sum, err := c.Execute(ctx)
-	fmt.Fprintf(opts.IO.Err, "%d runs planned, %d already done, %d run now, %d failed\n", sum.Planned, sum.Skipped, sum.Ran, sum.Failed)
+	msg := fmt.Sprintf("%d runs planned, %d already done, %d run now, %d failed", sum.Planned, sum.Skipped, sum.Ran, sum.Failed)
+	if sum.Wrong > 0 {
+		msg += fmt.Sprintf(" (%d of them wrong)", sum.Wrong)
+	}
+	if sum.Unchecked > 0 {
+		msg += fmt.Sprintf(", %d skipped as not checked", sum.Unchecked)
+	}
+	if sum.Refused > 0 {
+		msg += fmt.Sprintf(", %d not run: engine refused", sum.Refused)
+	}
+	fmt.Fprintln(opts.IO.Err, msg)
 	if errors.Is(err, harness.ErrInterrupted) {
-		return withCode(ExitFailure, fmt.Errorf("interrupted; the finished runs are saved in %s: run the same command again to resume", opts.ResultsDir))
+		return withCode(ExitFailure, fmt.Errorf("interrupted; the finished runs are saved in %s (the interrupted run was not recorded): run the same command again to resume", opts.ResultsDir))
 	}
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
+	if len(sum.RefusedEngines) > 0 {
+		return withCode(ExitFailure, fmt.Errorf("%s; fix the engine and run the same command again, or leave it out of --engines", strings.Join(sum.RefusedEngines, "; ")))
+	}
 	return nil
 }
 
-func printPlan(w io.Writer, plan []harness.Run, o harness.Options, limit time.Duration) error {
+func printPlan(w io.Writer, plan []harness.Run, done map[string]bool, o harness.Options, limit time.Duration) error {
+	todo := 0
 	for _, r := range plan {
-		fmt.Fprintf(w, "%s\t%s\t%s\trep %d\tseed %d\n", r.Key, r.Engine.Name, r.Game.Key, r.Repetition, r.Seed)
+		mark := ""
+		if done[r.Key] {
+			mark = "\tdone"
+		} else {
+			todo++
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\trep %d\tseed %d%s\n", r.Key, r.Engine.Name, r.Game.Key, r.Repetition, r.Seed, mark)
 	}
-	per := time.Duration(o.Seconds)*time.Second + time.Second
+	already := ""
+	if n := len(plan) - todo; n > 0 {
+		already = fmt.Sprintf(", %d already done, %d to run", n, todo)
+	}
 	if o.Rollouts > 0 {
-		fmt.Fprintf(w, "%d runs of %d rollouts each; at most %s per run\n", len(plan), o.Rollouts, limit)
+		fmt.Fprintf(w, "%d runs of %d rollouts each%s; at most %s per run\n", len(plan), o.Rollouts, already, limit)
 		return nil
 	}
-	fmt.Fprintf(w, "%d runs, expected about %s (at most %s)\n", len(plan), (time.Duration(len(plan)) * per).Round(time.Second), time.Duration(len(plan))*limit)
+	per := time.Duration(o.Seconds)*time.Second + time.Second
+	fmt.Fprintf(w, "%d runs%s, expected about %s (at most %s)\n", len(plan), already, (time.Duration(todo) * per).Round(time.Second), time.Duration(todo)*limit)
 	return nil
 }
 
@@ -221,39 +392,67 @@ func isTTY(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// selectEngines resolves engine names against the built-in engines and the
-// manifest.
-func selectEngines(names []string, manifest string) ([]*harness.Engine, error) {
+// loadEngines returns the built-in engines and those of the manifest
+// (default: ./engines.toml or ./engines.json when one exists), by name.
+func loadEngines(manifest string) (map[string]*harness.Engine, []*harness.Engine, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	all := map[string]*harness.Engine{}
-	for _, e := range harness.BuiltinEngines(exe) {
+	builtin := harness.BuiltinEngines(exe)
+	for _, e := range builtin {
 		all[e.Name] = e
 	}
+	if manifest == "" {
+		manifest = harness.DefaultManifest(".")
+	}
+	var ext []*harness.Engine
 	if manifest != "" {
-		ext, err := harness.LoadManifest(manifest)
+		ext, err = harness.LoadManifest(manifest)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, e := range ext {
 			if _, dup := all[e.Name]; dup {
-				return nil, fmt.Errorf("%s: engine %s is also a built-in engine; give it another name", manifest, e.Name)
+				return nil, nil, fmt.Errorf("%s: engine %s is also a built-in engine; give it another name", manifest, e.Name)
 			}
 			all[e.Name] = e
 		}
 	}
-	var out []*harness.Engine
-	if len(names) == 0 {
-		return harness.BuiltinEngines(exe), nil
+	return all, ext, nil
+}
+
+// selectEngines resolves engine names against the built-in engines and the
+// manifest; no names means every built-in engine.
+func selectEngines(names []string, manifest string) ([]*harness.Engine, error) {
+	all, _, err := loadEngines(manifest)
+	if err != nil {
+		return nil, err
 	}
+	if len(names) == 0 {
+		var out []*harness.Engine
+		for _, e := range engines.List() {
+			out = append(out, all[e.Name])
+		}
+		return out, nil
+	}
+	var out []*harness.Engine
+	seen := map[string]bool{}
 	for _, n := range names {
 		e, ok := all[n]
 		if !ok {
-			return nil, fmt.Errorf("no engine %q (built-in: prover; external engines come from --manifest)", n)
+			var known []string
+			for k := range all {
+				known = append(known, k)
+			}
+			sort.Strings(known)
+			return nil, fmt.Errorf("no engine %q (the engines are %s; external engines come from --manifest)", n, strings.Join(known, ", "))
 		}
-		out = append(out, e)
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, e)
+		}
 	}
 	return out, nil
 }

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,22 +15,24 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gdlperf/gdlperf/gamerepo"
+	"github.com/gdlperf/gdlperf/harness"
 	"github.com/gdlperf/gdlperf/results"
 )
 
 func TestRunDryRun(t *testing.T) {
-	code, stdout, stderr := run(t, "run", "--games", "builtin:tictactoe,builtin:hex", "--reps", "3", "--seconds", "2", "--dry-run")
+	code, stdout, stderr := run(t, "run", "--games", "builtin:tictactoe,builtin:hex", "--engines", "prover", "--reps", "3", "--seconds", "2", "--dry-run")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	assert.Len(t, lines, 7)
 	assert.Contains(t, lines[6], "6 runs")
-	_, again, _ := run(t, "run", "--games", "builtin:hex,builtin:tictactoe", "--reps", "3", "--seconds", "2", "--dry-run")
+	_, again, _ := run(t, "run", "--games", "builtin:hex,builtin:tictactoe", "--engines", "prover", "--reps", "3", "--seconds", "2", "--dry-run")
 	assert.Equal(t, stdout, again, "same seed, same plan")
 }
 
 func TestRunWritesAndResumes(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"run", "--games", "builtin:tictactoe,builtin:racetotwentyone", "--seconds", "1", "--results", dir}
+	args := []string{"run", "--games", "builtin:tictactoe,builtin:racetotwentyone", "--engines", "prover", "--seconds", "1", "--results", dir}
 	code, _, stderr := run(t, args...)
 	require.Equal(t, 0, code, stderr)
 	rows, _, err := results.LoadDir(dir)
@@ -52,7 +57,7 @@ func TestRunSurvivesKill(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	dir := t.TempDir()
-	args := []string{"run", "--games", "builtin", "--seconds", "1", "--results", dir}
+	args := []string{"run", "--games", "builtin", "--engines", "prover", "--seconds", "1", "--results", dir}
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "GDLPERF_TEST_AS_MAIN=1")
 	require.NoError(t, cmd.Start())
@@ -84,7 +89,7 @@ func TestRunUnwritableResults(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "afile")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
-	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe", "--seconds", "1", "--results", filepath.Join(file, "sub"))
+	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe", "--engines", "prover", "--seconds", "1", "--results", filepath.Join(file, "sub"))
 	assert.Equal(t, ExitFailure, code)
 	assert.Contains(t, stderr, "results")
 	assert.NotContains(t, stderr, "run now", "no engine ran")
@@ -97,4 +102,288 @@ func TestRunUnknownEngineOrGame(t *testing.T) {
 	code, _, stderr = run(t, "run", "--games", "builtin:nosuch", "--dry-run")
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, stderr, "nosuch")
+}
+
+func planKeys(t *testing.T, stdout string) []string {
+	t.Helper()
+	var keys []string
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	for _, l := range lines[:len(lines)-1] {
+		keys = append(keys, strings.Fields(l)[0])
+	}
+	return keys
+}
+
+func planGames(stdout string) []string {
+	var games []string
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if f := strings.Split(l, "\t"); len(f) > 2 {
+			games = append(games, f[2])
+		}
+	}
+	return games
+}
+
+func TestRunGameSelectors(t *testing.T) {
+	dir := t.TempDir()
+	local := filepath.Join(dir, "mygames")
+	require.NoError(t, os.MkdirAll(local, 0o755))
+	tic, _ := gamerepo.Builtin("tictactoe")
+	require.NoError(t, os.WriteFile(filepath.Join(local, "tic.kif"), tic.Rules, 0o644))
+	rps, _ := gamerepo.Builtin("rockpaperscissors")
+	require.NoError(t, os.WriteFile(filepath.Join(local, "rps.kif"), rps.Rules, 0o644))
+	tests := []struct {
+		name      string
+		games     string
+		wantGames []string
+	}{
+		{"builtin glob", "BUILTIN/t*", []string{"BUILTIN/threeplayerlines/", "BUILTIN/tictactoe/"}},
+		{"builtin name", "builtin:hex", []string{"BUILTIN/hex/"}},
+		{"folder", local, []string{"LOCAL/rps/", "LOCAL/tic/"}},
+		{"file and builtin", filepath.Join(local, "tic.kif") + ",builtin:hex", []string{"BUILTIN/hex/", "LOCAL/tic/"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, "run", "--games", tt.games, "--engines", "prover", "--dry-run", "--results", filepath.Join(dir, "none"))
+			require.Equal(t, 0, code, stderr)
+			got := planGames(stdout)
+			require.Len(t, got, len(tt.wantGames), stdout)
+			sort.Strings(got)
+			for i, g := range got {
+				assert.True(t, strings.HasPrefix(g, tt.wantGames[i]), "%s is not %s...", g, tt.wantGames[i])
+			}
+		})
+	}
+	// A repository that was never synced: a clear error that says how.
+	code, _, stderr := run(t, "run", "--games", "base", "--engines", "prover", "--dry-run", "--cache", filepath.Join(dir, "emptycache"))
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "gdlperf games sync")
+}
+
+func TestRunGamesFromTheCache(t *testing.T) {
+	mirror := gamesSmallMirror(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	code, _, stderr := run(t, "games", "sync", "--mirror", mirror, "--cache", cache)
+	require.Equal(t, 0, code, stderr)
+	code, stdout, stderr := run(t, "run", "--games", "base", "--engines", "prover", "--dry-run", "--cache", cache)
+	require.Equal(t, 0, code, stderr)
+	games := planGames(stdout)
+	sort.Strings(games)
+	assert.Equal(t, []string{"BASE/2pffa/", "BASE/ticTacToe/JRFsaQ"}, []string{games[0][:11], games[1]})
+	t.Setenv(gamerepo.EnvCache, cache)
+	code, stdout, stderr = run(t, "run", "--games", "BASE/tic*,DRESDEN/tictactoe", "--engines", "prover", "--dry-run")
+	require.Equal(t, 0, code, stderr)
+	assert.ElementsMatch(t, []string{"BASE/ticTacToe/JRFsaQ", "DRESDEN/tictactoe/BTTzPw"}, planGames(stdout))
+}
+
+func TestRunBlacklist(t *testing.T) {
+	hex, _ := gamerepo.Builtin("hex")
+	tic, _ := gamerepo.Builtin("tictactoe")
+	dir := t.TempDir()
+	results := filepath.Join(dir, "res")
+	list := filepath.Join(dir, "mylist.txt")
+	require.NoError(t, os.WriteFile(list, []byte("# test\n"+tic.Key+";rollout 0: no legal move\n"), 0o644))
+	args := []string{"run", "--games", "builtin", "--engines", "prover", "--dry-run", "--results", results}
+
+	// ./blacklist.txt by default.
+	t.Chdir(dir)
+	require.NoError(t, os.WriteFile("blacklist.txt", []byte(hex.Key+";goal-count: two goal values\n"), 0o644))
+	code, stdout, stderr := run(t, args...)
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, hex.Key)
+	assert.Contains(t, stdout, tic.Key)
+	assert.Contains(t, stderr, "skipping 1 blacklisted game (blacklist.txt; --include-blacklisted runs them):\n  "+hex.Key+": goal-count: two goal values\n")
+	assert.Contains(t, stdout, "7 runs")
+
+	code, stdout, stderr = run(t, append(args, "--blacklist", list)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, hex.Key)
+	assert.NotContains(t, stdout, tic.Key)
+	assert.Contains(t, stderr, "("+list+";")
+
+	code, stdout, stderr = run(t, append(args, "--include-blacklisted")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, hex.Key)
+	assert.NotContains(t, stderr, "skipping")
+
+	code, _, stderr = run(t, append(args, "--blacklist", "missing.txt")...)
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "blacklist missing.txt does not exist")
+
+	// No blacklist.txt here: nothing skipped.
+	require.NoError(t, os.Remove("blacklist.txt"))
+	code, stdout, _ = run(t, args...)
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "8 runs")
+}
+
+// The repository's own blacklist.txt parses and names mirrored games only.
+func TestRepositoryBlacklist(t *testing.T) {
+	bl, err := gamerepo.ReadBlacklist("../../../blacklist.txt")
+	require.NoError(t, err)
+	assert.Positive(t, bl.Len())
+	for _, e := range bl.Entries() {
+		assert.Regexp(t, `^(BASE|DRESDEN|STANFORD)/`, e.Key)
+	}
+}
+
+// An external engine of a TOML manifest runs beside a built-in one; one
+// that fails its compatibility check is refused with the reason, the others
+// run, and the exit status says so.
+func TestRunExternalEngines(t *testing.T) {
+	manifest := fastManifest(t)
+	broken := filepath.Join(filepath.Dir(manifest), "broken.sh")
+	require.NoError(t, os.WriteFile(broken, []byte("#!/bin/sh\necho 'Error: could not find or load main class Player' >&2\nexit 1\n"), 0o755))
+	f, err := os.OpenFile(manifest, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("\n[[engines]]\nname = \"broken\"\nversion = \"2\"\ncommand = [\"./broken.sh\"]\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+
+	code, stdout, stderr := run(t, "engine", "list", "--manifest", manifest)
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `ENGINE\s+VERSION\s+KIND\s+TRACE\s+ROLLOUTS\s+COMMAND`, stdout)
+	assert.Regexp(t, `prover\s+1-[0-9a-f]{10}\s+built-in\s+yes\s+yes\s+gdlperf engine run prover`, stdout)
+	assert.Regexp(t, `fast\s+0\.1\s+external\s+no\s+no\s+/\S+/start_perf_test\.sh`, stdout)
+	assert.Regexp(t, `broken\s+2\s+external`, stdout)
+
+	dir := t.TempDir()
+	args := []string{"run", "--games", "builtin:tictactoe,builtin:racetotwentyone", "--engines", "fast,broken", "--manifest", manifest, "--seconds", "1", "--results", dir}
+	code, _, stderr = run(t, args...)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "fast 0.1: compatible")
+	assert.Contains(t, stderr, "refusing engine broken: the compatibility check (3 s on BUILTIN/tictactoe/")
+	assert.Contains(t, stderr, "could not find or load main class Player")
+	assert.Contains(t, stderr, "2 not run: engine refused")
+	rows, _, err := results.LoadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, rows, 2)
+	for _, r := range rows {
+		assert.Equal(t, "fast", r.Engine)
+		assert.Equal(t, "0.1", r.EngineVersion)
+		assert.Equal(t, results.StatusOK, r.Status)
+	}
+	// Checked again next time; skipped on demand, and then the broken
+	// engine's runs are recorded as failures.
+	code, _, stderr = run(t, append(args, "--skip-compat-check")...)
+	assert.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stderr, "compatib")
+	rows, _, err = results.LoadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, rows, 4)
+
+	code, stdout, _ = run(t, "engine", "list", "--manifest", manifest, "--check")
+	assert.Equal(t, ExitFailure, code)
+	assert.Regexp(t, `fast .* ok \(fast reported version 0\.1\)`, stdout)
+	assert.Regexp(t, `broken .* FAILED`, stdout)
+}
+
+// Ctrl-C: the engine is killed, nothing partial is written, the message
+// says how to resume, and the same command resumes.
+func TestRunCtrlC(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir, tmp := t.TempDir(), t.TempDir()
+	args := []string{"run", "--games", "builtin:tictactoe,builtin:racetotwentyone,builtin:rockpaperscissors", "--engines", "prover", "--seconds", "1", "--results", dir}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "GDLPERF_TEST_AS_MAIN=1", "TMPDIR="+tmp)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rows, _, _ := results.LoadDir(dir)
+		if len(rows) >= 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(400 * time.Millisecond) // into the second run
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	sent := time.Now()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, stderr.String())
+	assert.Equal(t, ExitFailure, ee.ExitCode())
+	assert.Less(t, time.Since(sent), 4*time.Second)
+	assert.Contains(t, stderr.String(), "interrupted; the finished runs are saved in "+dir)
+	assert.Contains(t, stderr.String(), "run the same command again to resume")
+	rows, _, err := results.LoadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, rows, 1, "the interrupted run is not recorded")
+	assert.Equal(t, results.StatusOK, rows[0].Status)
+	// The engine is gone and so are the harness's temporary files.
+	left, _ := os.ReadDir(tmp)
+	assert.Empty(t, left)
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte(tmp)) {
+			t.Errorf("a process is left: %s", bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
+		}
+	}
+
+	code, _, errs := run(t, args...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, errs, "1 already done, 2 run now")
+	rows, _, err = results.LoadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, rows, 3)
+}
+
+// TestResumeStart100k measures a resumed campaign end to end, as a user
+// starts it: a new gdlperf process whose results folder holds 100,000 rows
+// (in the very file it appends to, so they are read twice: by the writer's
+// check and by the resume) finds every run of its plan done. Under 1 s.
+func TestResumeStart100k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	args := []string{"run", "--games", "builtin", "--engines", "prover", "--seconds", "30", "--results", dir}
+	code, stdout, stderr := run(t, append(args, "--dry-run")...)
+	require.Equal(t, 0, code, stderr)
+	keys := planKeys(t, stdout)
+	require.Len(t, keys, 8)
+	fp := harness.ReadFingerprint()
+	rows := make([]results.Row, 100_000)
+	for i := range rows {
+		rows[i] = results.Row{
+			RunKey: fmt.Sprintf("%016x", uint64(i)*0x9e3779b97f4a7c15), GameKey: fmt.Sprintf("BASE/game%04d/AbCdEf", i%700),
+			Engine: "prover", EngineVersion: "1-abcdef0123", Repetition: i % 5, Status: results.StatusOK,
+			StartTime: "2026-01-02T03:04:05Z", Mode: "time", TargetSeconds: 30, MillisecondsTaken: 30000,
+			StateChanges: int64(1_000_000 + i), Rollouts: int64(10_000 + i), InitMilliseconds: 12, PeakRSSKiB: 20480,
+			UserCPUMs: 29950, SystemCPUMs: 40, WallMs: 30100, GOMAXPROCS: 1, Seed: uint64(i) * 7919, Host: fp.Host,
+			Machine: fp.ID(), CPUModel: fp.CPUModel, Governor: fp.Governor, LoadAverage: "0.50", GoVersion: fp.GoVersion, Kernel: fp.Kernel,
+		}
+	}
+	for i, k := range keys {
+		rows[i*1000].RunKey = k
+	}
+	w, err := results.OpenWriter(resultsFile(dir, fp.Host, harness.Shard{}))
+	require.NoError(t, err)
+	require.NoError(t, w.AppendRows(rows))
+	require.NoError(t, w.Close())
+
+	measure := func(args ...string) (time.Duration, string) {
+		best := time.Hour
+		var out string
+		for range 3 {
+			cmd := exec.Command(exe, args...)
+			cmd.Env = append(os.Environ(), "GDLPERF_TEST_AS_MAIN=1")
+			start := time.Now()
+			b, err := cmd.CombinedOutput()
+			best = min(best, time.Since(start))
+			require.NoError(t, err, "%s", b)
+			out = string(b)
+		}
+		return best, out
+	}
+	resume, out := measure(args...)
+	assert.Contains(t, out, "8 runs planned, 8 already done, 0 run now")
+	dry, out := measure(append(args, "--dry-run")...)
+	assert.Contains(t, out, "8 runs, 8 already done, 0 to run")
+	t.Logf("a new gdlperf process resuming over 100,000 rows: %v to find its 8 runs done (--dry-run: %v)", resume.Round(time.Millisecond), dry.Round(time.Millisecond))
+	assert.Less(t, resume, time.Second)
 }

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
+	"github.com/gdlperf/gdlperf/engines/prover"
+	"github.com/gdlperf/gdlperf/results"
+)
+
+// The broken variants of the prover are built-in engines of the test
+// binary, which stands in for gdlperf in child processes (see TestMain).
+func init() {
+	ref, _ := engines.Lookup(prover.Name)
+	for _, kind := range enginetest.BrokenKinds {
+		engines.Register(enginetest.BrokenEngine(kind, ref))
+	}
+}
+
+func TestCheckCatchesBrokenEngines(t *testing.T) {
+	tests := []struct {
+		kind, game, method string
+		wantDetail         string
+	}{
+		{enginetest.DropLegal, "builtin:tictactoe", "trace", "legal moves of role 0 missing (mark 1 1)"},
+		{enginetest.KeepFact, "builtin:tictactoe", "trace", "state extra (cell"},
+		{enginetest.WrongGoal, "builtin:tictactoe", "exhaustive", "goals: reference"},
+		{enginetest.DropLegal, "builtin:rockpaperscissors", "metamorphic", "legal moves of role"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind+"/"+tt.method, func(t *testing.T) {
+			dir := t.TempDir()
+			engine := "prover-" + tt.kind
+			code, stdout, stderr := run(t, "check", "--engines", engine, "--games", tt.game, "--methods", tt.method, "--budget", "2s", "--results", dir)
+			require.Equal(t, ExitFailure, code, "stdout: %s\nstderr: %s", stdout, stderr)
+			assert.Contains(t, stdout, "MISMATCH "+engine)
+			assert.Contains(t, stdout, tt.wantDetail)
+			rows, err := results.LoadCheckRows(dir)
+			require.NoError(t, err)
+			require.Len(t, rows, 1)
+			assert.Equal(t, results.VerdictMismatch, rows[0].Verdict)
+
+			// The printed command reproduces the mismatch at the same place.
+			m := regexp.MustCompile(`reproduce: gdlperf (.*)`).FindStringSubmatch(stdout)
+			require.Len(t, m, 2)
+			args := append(strings.Fields(m[1]), "--results", t.TempDir(), "--again")
+			code, again, _ := run(t, args...)
+			assert.Equal(t, ExitFailure, code)
+			assert.Contains(t, again, tt.wantDetail)
+			step := regexp.MustCompile(`step \d+`).FindString(stdout)
+			assert.Contains(t, again, step)
+		})
+	}
+}
+
+func TestCheckResumesAndPasses(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"check", "--engines", "prover", "--games", "builtin:tictactoe", "--budget", "1s", "--results", dir}
+	code, stdout, stderr := run(t, args...)
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Regexp(t, `prover\s+1\s+0\s+0\s+0`, stdout)
+	rows, err := results.LoadCheckRows(dir)
+	require.NoError(t, err)
+	assert.Len(t, rows, 3)
+	code, _, stderr = run(t, args...)
+	require.Equal(t, 0, code)
+	assert.NotContains(t, stderr, "trace: ok", "nothing checked twice")
+	rows, _ = results.LoadCheckRows(dir)
+	assert.Len(t, rows, 3)
+}
+
+func TestCheckExternalWithoutTraceIsUnchecked(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "engine.sh")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nexit 1\n"), 0o755))
+	manifest := filepath.Join(dir, "engines.json")
+	require.NoError(t, os.WriteFile(manifest, []byte(`{"engines":[{"name":"ext","version":"1","command":["`+script+`"]}]}`), 0o644))
+	code, stdout, _ := run(t, "check", "--manifest", manifest, "--engines", "ext", "--games", "builtin:tictactoe", "--results", dir)
+	assert.Equal(t, 0, code)
+	assert.Regexp(t, `ext\s+0\s+0\s+0\s+1`, stdout)
+	rows, err := results.LoadCheckRows(dir)
+	require.NoError(t, err)
+	for _, r := range rows {
+		assert.Equal(t, results.VerdictUnchecked, r.Verdict, r.Method)
+	}
+}
+
+// A perf row of an engine version that failed the check on a game is
+// marked wrong; --require-checked runs only the pairs that passed.
+func TestRunUsesCheckVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	bad := "prover-" + enginetest.DropLegal
+	code, _, _ := run(t, "check", "--engines", bad+",prover", "--games", "builtin:tictactoe", "--methods", "trace", "--budget", "1s", "--results", dir)
+	require.Equal(t, ExitFailure, code)
+	statuses := func(dir string) map[string]string {
+		rows, _, err := results.LoadDir(dir)
+		require.NoError(t, err)
+		status := map[string]string{}
+		for _, r := range rows {
+			status[r.Engine+" "+r.GameKey[:strings.LastIndex(r.GameKey, "/")]] = r.Status
+		}
+		return status
+	}
+
+	code, _, stderr := run(t, "run", "--engines", bad+",prover", "--games", "builtin:tictactoe,builtin:hex", "--seconds", "1", "--results", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, map[string]string{
+		bad + " BUILTIN/tictactoe":  results.StatusWrong,
+		bad + " BUILTIN/hex":        results.StatusOK,
+		"prover BUILTIN/tictactoe": results.StatusOK,
+		"prover BUILTIN/hex":       results.StatusOK,
+	}, statuses(dir))
+
+	strict := t.TempDir()
+	require.NoError(t, os.CopyFS(filepath.Join(strict, results.CheckDir), os.DirFS(filepath.Join(dir, results.CheckDir))))
+	code, _, stderr = run(t, "run", "--engines", bad+",prover", "--games", "builtin:tictactoe,builtin:hex", "--seconds", "1", "--results", strict, "--require-checked")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, map[string]string{"prover BUILTIN/tictactoe": results.StatusOK}, statuses(strict),
+		"only what passed the check runs")
+}

@@ -1,0 +1,77 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/gdlperf/gdlperf/gamerepo"
+	"github.com/gdlperf/gdlperf/results"
+)
+
+// CompatSeconds is the length of the compatibility check.
+const CompatSeconds = 3
+
+// CompatGame is the built-in game of the compatibility check.
+const CompatGame = "tictactoe"
+
+// CompatResult is the outcome of the compatibility check of one engine.
+type CompatResult struct {
+	Engine  *Engine
+	Outcome Outcome
+	OK      bool
+	Reason  string // why the engine is refused, when !OK
+}
+
+// CheckCompat runs e for CompatSeconds on the built-in tic-tac-toe, as a
+// benchmark run would (same protocol, same child options but the time
+// limit), in a fresh temporary folder. The engine is compatible when the
+// run's status is ok and it counted at least one state change.
+func CheckCompat(ctx context.Context, e *Engine, o ChildOptions) CompatResult {
+	res := CompatResult{Engine: e}
+	g, ok := gamerepo.Builtin(CompatGame)
+	if !ok {
+		res.Reason = "the built-in game " + CompatGame + " is missing"
+		return res
+	}
+	dir, err := os.MkdirTemp("", "gdlperf-compat-")
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	defer os.RemoveAll(dir)
+	game := filepath.Join(dir, CompatGame+".kif")
+	if err := os.WriteFile(game, g.Rules, 0o644); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	result := filepath.Join(dir, "result.txt")
+	o.Limit = Limit(Options{Seconds: CompatSeconds})
+	args := []string{game, result, strconv.Itoa(CompatSeconds)}
+	if e.Builtin {
+		args = append([]string{"--seed", "1"}, args...)
+	}
+	out := RunChild(ctx, e, args, result, o)
+	res.Outcome = out
+	switch {
+	case out.Interrupted:
+		res.Reason = "interrupted"
+	case out.Status != results.StatusOK:
+		res.Reason = fmt.Sprintf("%s: %s", out.Status, out.Error)
+		if out.StderrTail != "" {
+			res.Reason += " (stderr: " + out.StderrTail + ")"
+		}
+	case out.StateChanges == 0:
+		res.Reason = "it reported no state changes in " + (CompatSeconds * time.Second).String()
+	default:
+		res.OK = true
+	}
+	if !res.OK {
+		res.Reason = fmt.Sprintf("the compatibility check (%d s on %s: %s GAME_FILE RESULT_FILE %d) failed: %s",
+			CompatSeconds, g.Key, e.Command[0], CompatSeconds, res.Reason)
+	}
+	return res
+}
