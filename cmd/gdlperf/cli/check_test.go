@@ -113,8 +113,8 @@ func TestRunUsesCheckVerdicts(t *testing.T) {
 	code, _, stderr := run(t, "run", "--engines", bad+",prover", "--games", "builtin:tictactoe,builtin:hex", "--seconds", "1", "--results", dir)
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, map[string]string{
-		bad + " BUILTIN/tictactoe":  results.StatusWrong,
-		bad + " BUILTIN/hex":        results.StatusOK,
+		bad + " BUILTIN/tictactoe": results.StatusWrong,
+		bad + " BUILTIN/hex":       results.StatusOK,
 		"prover BUILTIN/tictactoe": results.StatusOK,
 		"prover BUILTIN/hex":       results.StatusOK,
 	}, statuses(dir))
