@@ -126,3 +126,13 @@ func TestRunUsesCheckVerdicts(t *testing.T) {
 	assert.Equal(t, map[string]string{"prover BUILTIN/tictactoe": results.StatusOK}, statuses(strict),
 		"only what passed the check runs")
 }
+
+func TestRunSaysWhenAnEngineCannotDoFixedWork(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "engines.json")
+	require.NoError(t, os.WriteFile(manifest, []byte(`{"engines":[{"name":"ext","version":"1","command":["/bin/false"]}]}`), 0o644))
+	code, _, stderr := run(t, "run", "--manifest", manifest, "--engines", "ext,prover", "--games", "builtin:tictactoe", "--rollouts", "5", "--dry-run", "--results", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "engine ext does not take --rollouts")
+	assert.NotContains(t, stderr, "engine prover does not")
+}

@@ -230,6 +230,13 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 		return nil, withCode(ExitUsage, err)
 	}
 	warn := func(w string) { fmt.Fprintln(opts.IO.Err, "warning:", w) }
+	if opts.Rollouts > 0 {
+		for _, e := range p.Engines {
+			if !e.FixedWork {
+				warn(fmt.Sprintf("engine %s does not take --rollouts: it runs in time mode for --seconds %d, and its rows say mode=time", e.Name, opts.Seconds))
+			}
+		}
+	}
 	games, skipped, err := resolveGames(GameSelection{
 		Selectors: opts.Games, CacheDir: opts.CacheDir, Blacklist: opts.Blacklist,
 		IncludeBlacklisted: opts.Blacklisted, Warn: warn,
