@@ -8,6 +8,7 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
 //go:embed *.go
@@ -19,7 +20,7 @@ const Name = "prover"
 func init() {
 	engines.Register(engines.Engine{
 		Name:    Name,
-		Version: engines.SourceVersion("1", source, gdl.Source, engines.Source),
+		Version: engines.SourceVersion("1", source, gdl.Source, engines.Source, rollout.Source),
 		New: func(g *gdl.Game) (engines.Machine, error) {
 			return NewMachine(g), nil
 		},
