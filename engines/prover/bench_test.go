@@ -10,6 +10,8 @@ import (
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
+const mirror = "../../../shared/gamerepo-mirror"
+
 // BenchmarkRollouts measures state changes per second on base games; the
 // figure to watch is states/s.
 func BenchmarkRollouts(b *testing.B) {

@@ -1,44 +1,20 @@
-package prover
+package prover_test
 
 import (
-	"bufio"
 	"errors"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/prover"
 )
 
-const mirror = "../../../shared/gamerepo-mirror"
-
-type mirrored struct{ repo, key, version, path, id string }
-
-// mirroredGames lists every rulesheet of the mirror's index.tsv.
-func mirroredGames(t testing.TB) []mirrored {
-	f, err := os.Open(filepath.Join(mirror, "index.tsv"))
-	if err != nil {
-		t.Skipf("mirror not found: %v", err)
-	}
-	defer f.Close()
-	var out []mirrored
-	sc := bufio.NewScanner(f)
-	for first := true; sc.Scan(); first = false {
-		c := strings.Split(sc.Text(), "\t")
-		if first || len(c) < 9 {
-			continue
-		}
-		out = append(out, mirrored{repo: c[0], key: c[1], version: c[2], path: c[6], id: c[8]})
-	}
-	return out
-}
-
 // playRollouts plays n seeded random rollouts within budget.
-func playRollouts(m *Machine, n int, seed uint64, budget time.Duration) (steps int, err error) {
+func playRollouts(m *prover.Machine, n int, seed uint64, budget time.Duration) (steps int, err error) {
 	m.Prover().SetDeadline(time.Now().Add(budget))
 	defer m.Prover().SetDeadline(time.Time{})
 	for r := 0; r < n; r++ {
@@ -79,7 +55,7 @@ func playRollouts(m *Machine, n int, seed uint64, budget time.Duration) (steps i
 // rulesheet with a budget of 60 s each (make corpus-check). Without
 // GDLPERF_CORPUS it plays one rollout of each with a budget of 20 s, for CI.
 func TestCorpusRollouts(t *testing.T) {
-	games := mirroredGames(t)
+	games := enginetest.MirroredGames(t)
 	n, every, budget := 1, 1, 20*time.Second
 	if os.Getenv("GDLPERF_CORPUS") != "" {
 		n, every, budget = 3, 1, 60*time.Second
@@ -89,27 +65,27 @@ func TestCorpusRollouts(t *testing.T) {
 		if i%every != 0 {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(mirror, g.path))
+		src, err := os.ReadFile(g.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		game, err := gdl.Load(g.path, src)
+		game, err := gdl.Load(g.Path, src)
 		if err != nil {
 			var inv *gdl.InvalidError
 			if !errors.As(err, &inv) {
-				t.Errorf("%s: %v", g.path, err)
+				t.Errorf("%s: %v", g.Path, err)
 			}
 			continue
 		}
 		valid++
 		start := time.Now()
-		steps, err := playRollouts(NewMachine(game), n, 1, budget)
+		steps, err := playRollouts(prover.NewMachine(game), n, 1, budget)
 		if err != nil {
 			failed++
-			t.Logf("FAIL %s/%s v%s (%s): after %d steps, %s: %v", strings.ToUpper(g.repo), g.key, g.version, g.id, steps, time.Since(start).Round(time.Millisecond), err)
+			t.Logf("FAIL %s (%s): after %d steps, %s: %v", g.Name(), g.ID, steps, time.Since(start).Round(time.Millisecond), err)
 			continue
 		}
-		t.Logf("ok %s/%s v%s: %d steps in %s", strings.ToUpper(g.repo), g.key, g.version, steps, time.Since(start).Round(time.Millisecond))
+		t.Logf("ok %s: %d steps in %s", g.Name(), steps, time.Since(start).Round(time.Millisecond))
 	}
 	t.Logf("%d valid games, %d failed or timed out (%.1f%%)", valid, failed, 100*float64(failed)/float64(max(valid, 1)))
 	if float64(failed) > 0.03*float64(valid) {
