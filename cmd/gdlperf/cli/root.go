@@ -14,7 +14,9 @@ import (
 
 	// The built-in engines register themselves.
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	_ "github.com/gdlperf/gdlperf/engines/propnet"
 	_ "github.com/gdlperf/gdlperf/engines/prover"
+	_ "github.com/gdlperf/gdlperf/engines/tupleprover"
 	"github.com/gdlperf/gdlperf/gamerepo"
 )
 
@@ -87,7 +89,7 @@ func NewRootCmd(streams *IO) *cobra.Command {
 	root.SetErr(streams.Err)
 	root.SetIn(streams.In)
 	engineCmd := NewCmdEngine(streams)
-	engineCmd.AddCommand(newCmdEngineSelfCheck(streams))
+	engineCmd.AddCommand(newCmdEngineSelfCheck(streams), newCmdEngineInfo(streams))
 	root.AddCommand(
 		NewCmdRun(streams, nil),
 		NewCmdSlurm(streams, nil),

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/propnet"
+)
+
+// EngineInfoOptions are the options of gdlperf engine info.
+type EngineInfoOptions struct {
+	IO         *IO
+	Engine     string
+	Game       string
+	MaxTime    time.Duration
+	MaxMemory  int64 // MiB
+	NoOptimise bool
+}
+
+// newCmdEngineInfo builds "gdlperf engine info NAME GAME".
+func newCmdEngineInfo(streams *IO) *cobra.Command { return NewCmdEngineInfo(streams, nil) }
+
+// NewCmdEngineInfo builds "gdlperf engine info NAME GAME"; runF replaces
+// the command's work in tests.
+func NewCmdEngineInfo(streams *IO, runF func(*EngineInfoOptions) error) *cobra.Command {
+	opts := &EngineInfoOptions{IO: streams}
+	cmd := &cobra.Command{
+		Use:   "info NAME GAME_FILE",
+		Short: "Build an engine for a game and print what it built (propnet: the network's size)",
+		Long: `Info builds the engine NAME for GAME_FILE (or builtin:NAME) as a benchmark run
+would, and prints what the build made and how long it took. For propnet: the
+grounding (atoms and rule instances), the network before and after
+optimisation (components, links, AND, OR and NOT gates, constants,
+transitions, base, input and view propositions) and the runtime layout
+(propagated and goal-only nodes, cyclic components, state bits, moves).
+
+A game over the build's budget (--max-time, --max-memory) is refused with its
+sizes and exit status 1. The defaults are the engine's: the environment
+variables GDLPERF_PROPNET_MAX_TIME and GDLPERF_PROPNET_MAX_MEMORY set them for
+gdlperf engine run and gdlperf run.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Engine, opts.Game = args[0], args[1]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runEngineInfo(opts)
+		},
+	}
+	def, _ := propnet.OptionsFromEnv()
+	cmd.Flags().DurationVar(&opts.MaxTime, "max-time", def.MaxTime, "time budget of grounding and network construction (0: none)")
+	cmd.Flags().Int64Var(&opts.MaxMemory, "max-memory", def.MaxMemory>>20, "heap budget of the build in MiB (0: none)")
+	cmd.Flags().BoolVar(&opts.NoOptimise, "no-optimise", false, "keep the network as grounded")
+	return cmd
+}
+
+func runEngineInfo(opts *EngineInfoOptions) error {
+	if _, err := lookupEngine(opts.Engine); err != nil {
+		return err
+	}
+	if opts.Engine != propnet.Name {
+		return withCode(ExitUsage, fmt.Errorf("engine %s has no build figures to show; engine info knows %s", opts.Engine, propnet.Name))
+	}
+	if opts.MaxTime < 0 || opts.MaxMemory < 0 {
+		return withCode(ExitUsage, fmt.Errorf("--max-time and --max-memory must not be negative"))
+	}
+	name, src, err := readGame(opts.Game)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	g, err := gdl.Load(name, src)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	o := []propnet.Option{propnet.WithMaxTime(opts.MaxTime), propnet.WithMaxMemory(opts.MaxMemory << 20)}
+	if opts.NoOptimise {
+		o = append(o, propnet.WithoutOptimisation())
+	}
+	start := time.Now()
+	m, err := propnet.New(g, o...)
+	if err != nil {
+		return withCode(ExitFailure, fmt.Errorf("%s: %w (after %s)", name, err, time.Since(start).Round(time.Millisecond)))
+	}
+	return printPropnetInfo(opts.IO.Out, name, m.Build)
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func printPropnetInfo(out io.Writer, game string, b propnet.BuildStats) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(w, "game\t%s\n", game)
+	fmt.Fprintf(w, "engine\t%s %s\n", propnet.Name, propnet.Version)
+	fmt.Fprintf(w, "build time\t%s (grounding %s, network %s, optimisation %s, layout %s)\n", ms(b.Total), ms(b.GroundTime), ms(b.NetworkTime), ms(b.OptimiseTime), ms(b.LayoutTime))
+	gs := b.Ground
+	fmt.Fprintf(w, "grounding\t%d exact atoms, %d network atoms, %d rule instances (%d literals), %d terms, %d iterations\n", gs.ExactAtoms, gs.NetAtoms, gs.Instances, gs.InstanceLinks, gs.Terms, gs.Iterations)
+	fmt.Fprintln(w)
+	after := "optimised"
+	if b.Options.NoOptimise {
+		after = "pruned (--no-optimise)"
+	}
+	fmt.Fprintf(w, "network\tas grounded\t%s\n", after)
+	row := func(label string, x, y int) { fmt.Fprintf(w, "%s\t%d\t%d\n", label, x, y) }
+	row("components", b.Before.Components, b.After.Components)
+	row("links", b.Before.Links, b.After.Links)
+	row("AND gates", b.Before.And, b.After.And)
+	row("OR gates", b.Before.Or, b.After.Or)
+	row("NOT gates", b.Before.Not, b.After.Not)
+	row("constants", b.Before.Constants, b.After.Constants)
+	row("transitions", b.Before.Transitions, b.After.Transitions)
+	row("base propositions", b.Before.Base, b.After.Base)
+	row("input propositions", b.Before.Input, b.After.Input)
+	row("view propositions", b.Before.Views, b.After.Views)
+	fmt.Fprintln(w)
+	p := b.Program
+	fmt.Fprintf(w, "runtime\t%d nodes: %d propagated, %d evaluated for goals only\n", p.Nodes, p.MainNodes, p.GoalOnlyNodes)
+	fmt.Fprintf(w, "\t%d successor links (%d triggers of legal moves and next-state bits)\n", p.Successors, p.Triggers)
+	fmt.Fprintf(w, "\t%d cyclic components (%d nodes, the largest %d)\n", p.CyclicComps, p.CyclicNodes, p.LargestCycle)
+	fmt.Fprintf(w, "\t%d state bits, %d moves\n", p.StateBits, p.Moves)
+	return w.Flush()
+}

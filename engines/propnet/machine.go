@@ -1,0 +1,696 @@
+package propnet
+
+import (
+	"math/bits"
+	"strings"
+	"unsafe"
+
+	"github.com/gdlperf/gdlperf/engines"
+)
+
+// state is the propnet's native state: the first word of a bitset whose
+// bit i is set when base i holds; the other words follow it in its slab
+// (see newState). A state is a bare pointer into a block of words that the
+// garbage collector need not scan, and states are immutable once returned.
+type state uint64
+
+// bits returns the words of s.
+func (m *Machine) bits(s *state) []uint64 { return unsafe.Slice((*uint64)(s), m.words) }
+
+// Machine is the propnet as an engines.Machine. Fast mode keeps one
+// evaluated position in the network: a question about another state
+// propagates the bases that differ (the XOR of the two bitsets), and a
+// joint move the inputs that differ from the last one.
+type Machine struct {
+	p    *program
+	mode Mode
+
+	cnt   []uint32 // counter per node; its sign bit is the gate's output
+	out   []uint8  // the output successors have seen (fast), or the value (full pass)
+	val   []uint8  // scratch for cyclic components
+	work2 []int32  // scratch for cyclic components
+
+	stack   []int32 // pending nodes: stack[:sp]; len(stack) is its capacity
+	sp      int
+	dirty   []uint64 // cyclic components to recompute
+	ndirty  int
+	cur     *state
+	curBits []uint64
+	moves   []int32 // current input move per role, or -1
+
+	// Bits kept by triggers: tbits[:words] is the next state, the rest one
+	// bit per move pair, set when its legal proposition holds (without its
+	// guard).
+	tbits    []uint64
+	nextBits []uint64
+	legalBuf []engines.Move // role r's legal moves are built in legalBuf[roleStart[r]:]
+
+	slab    []uint64 // words for the next states
+	words   int      // words per state (at least one)
+	initial *state
+	Build   BuildStats
+
+	// The network at the initial state, restored by copying when that is
+	// cheaper than propagating the difference (the start of every rollout).
+	snap        *snapshot
+	work        int64   // edges processed by run
+	edgesPerBit float64 // running mean of the edges one base change costs
+}
+
+type snapshot struct {
+	noMoves bool // taken before any move was played
+	cnt     []uint32
+	out     []uint8
+	tbits   []uint64
+	moves   []int32
+	bytes   int
+}
+
+var _ engines.Machine = (*Machine)(nil)
+
+func newMachine(p *program, mode Mode) *Machine {
+	m := &Machine{
+		p: p, mode: mode,
+		cnt:      make([]uint32, p.n),
+		out:      make([]uint8, p.n),
+		val:      make([]uint8, p.n),
+		dirty:    make([]uint64, (len(p.cycStart)+63)/64),
+		curBits:  make([]uint64, p.words),
+		tbits:    make([]uint64, p.words+(len(p.pairs)+63)/64),
+		legalBuf: make([]engines.Move, len(p.pairs)),
+		moves:    make([]int32, len(p.roles)),
+	}
+	for r := range m.moves {
+		m.moves[r] = -1
+	}
+	m.nextBits = m.tbits[:p.words:p.words]
+	m.words = max(1, p.words)
+	m.initial = m.newState()
+	copy(m.bits(m.initial), p.initBits)
+	if mode == Fast {
+		m.reset()
+	}
+	return m
+}
+
+// reset evaluates the network with every base and input false and sets
+// the counters, legal lists and next bits from it.
+func (m *Machine) reset() {
+	p := m.p
+	for i := range m.out {
+		m.out[i] = 0
+	}
+	p.fullPass(m.out)
+	for v := int32(0); v < int32(p.n); v++ {
+		switch p.kind[v] {
+		case kAnd, kOr:
+			ins := p.ins[p.inStart[v]:p.inStart[v+1]]
+			t := uint32(0)
+			for _, l := range ins {
+				t += uint32(m.out[l>>1] ^ uint8(l&1))
+			}
+			if p.kind[v] == kAnd {
+				m.cnt[v] = 0x80000000 - uint32(len(ins)) + t
+			} else {
+				m.cnt[v] = 0x7FFFFFFF + t
+			}
+		default:
+			m.cnt[v] = uint32(m.out[v]) << 31
+		}
+	}
+	for i := range m.tbits {
+		m.tbits[i] = 0
+	}
+	for i, l := range p.nextLit {
+		if m.litVal(l) == 1 {
+			m.tbits[i/64] |= 1 << (i % 64)
+		}
+	}
+	for i, mp := range p.pairs {
+		if m.litVal(mp.legal) == 1 {
+			b := p.words*64 + i
+			m.tbits[b/64] |= 1 << (b % 64)
+		}
+	}
+	for i := range m.curBits {
+		m.curBits[i] = 0
+	}
+	m.cur = nil
+	for r := range m.moves {
+		m.moves[r] = -1
+	}
+}
+
+// value is node n's current value: in fast mode a main node's counter
+// sign (leaves are never popped, so their seen value may be stale).
+func (m *Machine) value(n int32) uint8 {
+	if m.mode == Fast && m.p.main[n] {
+		return uint8(m.cnt[n] >> 31)
+	}
+	return m.out[n]
+}
+
+func (m *Machine) litVal(l lit) uint8 { return m.value(l>>1) ^ uint8(l&1) }
+
+// legalMoves returns role r's legal moves: for each group of its moves
+// whose guard holds, the moves whose legal proposition holds, read from the
+// propositions (scan mode, full pass) or from the legal bits the triggers
+// keep.
+func (m *Machine) legalMoves(r int) []engines.Move {
+	p := m.p
+	a := p.roleStart[r]
+	buf := m.legalBuf[a:p.roleStart[r+1]]
+	n := 0
+	fast := m.mode == Fast
+	for _, g := range p.roleGroups[r] {
+		if fast {
+			if m.cnt[g.guard>>1]>>31^uint32(g.guard&1) == 0 {
+				continue
+			}
+		} else if m.litVal(g.guard) == 0 {
+			continue
+		}
+		switch {
+		case !fast:
+			for i := g.lo; i < g.hi; i++ {
+				if m.litVal(p.legalLit[i]) == 1 {
+					buf[n] = engines.Move(i)
+					n++
+				}
+			}
+		case p.scanLegal:
+			// No branch per move: every move is written and the count
+			// grows by its value (n never passes the move written).
+			cnt := m.cnt
+			for i, l := range p.legalLit[g.lo:g.hi] {
+				buf[n] = engines.Move(int(g.lo) + i)
+				n += int(cnt[l>>1]>>31 ^ uint32(l&1))
+			}
+		default:
+			off := p.words * 64
+			for i := int(g.lo); i < int(g.hi); {
+				bit := off + i
+				w := m.tbits[bit>>6] >> (bit & 63)
+				if w == 0 {
+					i += 64 - bit&63
+					continue
+				}
+				i += bits.TrailingZeros64(w)
+				if i >= int(g.hi) {
+					break
+				}
+				buf[n] = engines.Move(i)
+				n++
+				i++
+			}
+		}
+	}
+	return buf[:n:n]
+}
+
+// newState hands out a zeroed state from a slab, so that a state change
+// does not allocate (one allocation per slab of a few thousand states).
+func (m *Machine) newState() *state {
+	if len(m.slab) < m.words {
+		m.slab = make([]uint64, max(4096, 16*m.words))
+	}
+	s := (*state)(&m.slab[0])
+	m.slab = m.slab[m.words:]
+	return s
+}
+
+// ---- propagation (fast mode) ----
+
+// reserve makes room on the stack for n more pending nodes.
+func (m *Machine) reserve(n int) {
+	if len(m.stack)-m.sp < n {
+		ns := make([]int32, 2*len(m.stack)+n+64)
+		copy(ns, m.stack[:m.sp])
+		m.stack = ns
+	}
+}
+
+// emit tells the successors of node c that its output went up or down.
+// run has the same loop inline.
+func (m *Machine) emit(c int32, up bool) {
+	p := m.p
+	cnt := m.cnt
+	d := uint32(0xFFFFFFFF) // -1
+	if up {
+		d = 1
+	}
+	es := p.succ[p.succStart[c]:p.succStart[c+1]]
+	m.work += int64(len(es))
+	m.reserve(len(es))
+	stack, sp := m.stack, m.sp
+	for _, e := range es {
+		t := e >> 2
+		n := -(uint32(e) & 1)
+		old := cnt[t]
+		nv := old + (d ^ n) - n
+		cnt[t] = nv
+		stack[sp] = t
+		sp += int((old ^ nv) >> 31 &^ (uint32(e) >> 1))
+	}
+	m.sp = sp
+	if p.flags[c] != 0 {
+		m.special(c, d)
+	}
+}
+
+// special runs node c's successors inside cyclic components and its
+// triggers; d is +1 or -1 (the change of c's output).
+func (m *Machine) special(c int32, d uint32) {
+	p := m.p
+	if p.flags[c]&1 != 0 {
+		m.sccEdges(c, d)
+	}
+	tbits := m.tbits
+	for _, x := range p.trig[p.trigStart[c]:p.trigStart[c+1]] {
+		b := x >> 1
+		tbits[b>>6] ^= 1 << (b & 63)
+	}
+}
+
+// sccEdges tells the cyclic components that read node c that it changed
+// by d, and marks them for recomputation.
+func (m *Machine) sccEdges(c int32, d uint32) {
+	p := m.p
+	for _, e := range p.sccSucc[p.sccStart[c]:p.sccStart[c+1]] {
+		t := e >> 2
+		n := -(uint32(e) & 1)
+		m.cnt[t] += (d ^ n) - n
+		k := p.cyc[t]
+		if m.dirty[k>>6]&(1<<(k&63)) == 0 {
+			m.dirty[k>>6] |= 1 << (k & 63)
+			m.ndirty++
+		}
+	}
+}
+
+// run propagates until the network is consistent again: pending node
+// changes first, then the lowest dirty cyclic component, and so on. A node
+// popped from the stack whose output is what its successors already saw
+// (it changed back) is skipped. The stack has room for every successor of
+// the popped node before its loop starts, so a push is a store and an add
+// of the flip bit, without a branch.
+func (m *Machine) run() {
+	p := m.p
+	cnt, out := m.cnt, m.out
+	trig, tbits := p.trig, m.tbits
+	// The loop reads the program's arrays without bounds checks: every
+	// node id and successor offset comes from compile, which built them
+	// in range, and the stack has room for every successor (reserve).
+	cntp := unsafe.Pointer(unsafe.SliceData(cnt))
+	outp := unsafe.Pointer(unsafe.SliceData(out))
+	succp := unsafe.Pointer(unsafe.SliceData(p.succ))
+	startp := unsafe.Pointer(unsafe.SliceData(p.succStart))
+	flagsp := unsafe.Pointer(unsafe.SliceData(p.flags))
+	tstartp := unsafe.Pointer(unsafe.SliceData(p.trigStart))
+	work := m.work
+	for {
+		stack, sp := m.stack, m.sp
+		stackp := unsafe.Pointer(unsafe.SliceData(stack))
+		for sp > 0 {
+			sp--
+			c := *(*int32)(unsafe.Add(stackp, uintptr(sp)*4))
+			v := uint8(*(*uint32)(unsafe.Add(cntp, uintptr(c)*4)) >> 31)
+			op := (*uint8)(unsafe.Add(outp, uintptr(c)))
+			if v == *op {
+				continue
+			}
+			*op = v
+			d := uint32(v)*2 - 1 // +1 or -1
+			b := *(*int32)(unsafe.Add(startp, uintptr(c)*4))
+			n := int(*(*int32)(unsafe.Add(startp, uintptr(c)*4+4)) - b)
+			work += int64(n)
+			if len(stack)-sp < n {
+				m.sp = sp
+				m.reserve(n)
+				stack = m.stack
+				stackp = unsafe.Pointer(unsafe.SliceData(stack))
+			}
+			ep := unsafe.Add(succp, uintptr(b)*4)
+			for i := 0; i < n; i++ {
+				e := *(*int32)(unsafe.Add(ep, uintptr(i)*4))
+				t := uintptr(e >> 2)
+				neg := -(uint32(e) & 1)
+				tp := (*uint32)(unsafe.Add(cntp, t*4))
+				old := *tp
+				nv := old + (d ^ neg) - neg
+				*tp = nv
+				*(*int32)(unsafe.Add(stackp, uintptr(sp)*4)) = int32(t)
+				sp += int((old ^ nv) >> 31 &^ (uint32(e) >> 1))
+			}
+			if f := *(*uint8)(unsafe.Add(flagsp, uintptr(c))); f != 0 {
+				if f&1 != 0 {
+					m.sccEdges(c, d)
+				}
+				tb := *(*int32)(unsafe.Add(tstartp, uintptr(c)*4))
+				te := *(*int32)(unsafe.Add(tstartp, uintptr(c)*4+4))
+				for _, x := range trig[tb:te] {
+					b := x >> 1
+					tbits[b>>6] ^= 1 << (b & 63)
+				}
+			}
+		}
+		m.sp = 0
+		m.work = work
+		if m.ndirty == 0 {
+			return
+		}
+		for w, x := range m.dirty {
+			if x != 0 {
+				k := int32(w*64 + bits.TrailingZeros64(x))
+				m.dirty[w] &^= 1 << (k & 63)
+				m.ndirty--
+				m.recompute(k)
+				break
+			}
+		}
+		work = m.work
+	}
+}
+
+// recompute finds the least fixed point of cyclic component k for its
+// current external inputs and tells the outside what changed: it takes out
+// the contributions of the members to each other, sets every member from
+// its counter starting from false, and adds the contributions back as
+// members become true.
+func (m *Machine) recompute(k int32) {
+	p := m.p
+	a, b := p.cycStart[k], p.cycStart[k]+p.cycLen[k]
+	cnt, val := m.cnt, m.val
+	for v := a; v < b; v++ {
+		if m.out[v] == 1 {
+			for _, t := range p.intSucc[p.intStart[v]:p.intStart[v+1]] {
+				cnt[t]--
+			}
+		}
+		val[v] = 0
+	}
+	work := m.work2[:0]
+	for v := a; v < b; v++ {
+		if cnt[v]>>31 == 1 {
+			val[v] = 1
+			work = append(work, v)
+		}
+	}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, t := range p.intSucc[p.intStart[v]:p.intStart[v+1]] {
+			cnt[t]++
+			if val[t] == 0 && cnt[t]>>31 == 1 {
+				val[t] = 1
+				work = append(work, t)
+			}
+		}
+	}
+	m.work2 = work[:0]
+	for v := a; v < b; v++ {
+		if val[v] != m.out[v] {
+			m.out[v] = val[v]
+			m.emit(v, val[v] == 1)
+		}
+	}
+}
+
+func (m *Machine) flip(node int32) {
+	if node < 0 {
+		return
+	}
+	m.cnt[node] ^= 1 << 31
+	m.reserve(1)
+	m.stack[m.sp] = node
+	m.sp++
+}
+
+// setState makes s the network's position.
+func (m *Machine) setState(s *state) {
+	if s == m.cur {
+		return
+	}
+	sb := m.bits(s)
+	if m.mode == FullPass {
+		m.cur = s
+		return
+	}
+	changed := 0
+	for w, x := range m.curBits {
+		changed += bits.OnesCount64(x ^ sb[w])
+	}
+	if s == m.initial && m.snap != nil && !(m.snap.noMoves && m.anyMove()) && float64(changed)*m.edgesPerBit*30 > float64(m.snap.bytes) {
+		m.restore()
+		return
+	}
+	before := m.work
+	// Bases that go off are pushed first, those that come on popped first
+	// (as for the moves in Next).
+	for w, x := range m.curBits {
+		d := x &^ sb[w]
+		for d != 0 {
+			i := w*64 + bits.TrailingZeros64(d)
+			d &= d - 1
+			m.flip(m.p.baseNode[i])
+		}
+	}
+	for w, x := range m.curBits {
+		d := sb[w] &^ x
+		for d != 0 {
+			i := w*64 + bits.TrailingZeros64(d)
+			d &= d - 1
+			m.flip(m.p.baseNode[i])
+		}
+		m.curBits[w] = sb[w]
+	}
+	m.cur = s
+	m.run()
+	if changed > 0 {
+		m.edgesPerBit += (float64(m.work-before)/float64(changed) - m.edgesPerBit) / 16
+	}
+	if s == m.initial && (m.snap == nil || m.snap.noMoves && m.anyMove()) {
+		// Taken again once moves have been played, so that the inputs
+		// of a restored network are those of a real move, not all off
+		// (which makes the first move of every rollout a large change).
+		m.takeSnapshot()
+	}
+}
+
+func (m *Machine) anyMove() bool {
+	for _, mv := range m.moves {
+		if mv >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Machine) takeSnapshot() {
+	sn := &snapshot{
+		cnt:   append([]uint32(nil), m.cnt...),
+		out:   append([]uint8(nil), m.out...),
+		tbits: append([]uint64(nil), m.tbits...),
+		moves: append([]int32(nil), m.moves...),
+	}
+	sn.bytes = 5*len(sn.cnt) + 8*len(sn.tbits)
+	sn.noMoves = !m.anyMove()
+	m.snap = sn
+}
+
+// restore puts the network back at the initial state from the snapshot.
+func (m *Machine) restore() {
+	sn := m.snap
+	copy(m.cnt, sn.cnt)
+	copy(m.out, sn.out)
+	copy(m.tbits, sn.tbits)
+	copy(m.moves, sn.moves)
+	copy(m.curBits, m.bits(m.initial))
+	m.cur = m.initial
+}
+
+// ---- full pass ----
+
+// evaluate computes every node for s and joint (nil: all inputs false).
+func (m *Machine) evaluate(s *state, joint []engines.Move) {
+	p := m.p
+	for i := range m.out {
+		m.out[i] = 0
+	}
+	sb := m.bits(s)
+	for i, node := range p.baseNode {
+		if node >= 0 && sb[i/64]&(1<<(i%64)) != 0 {
+			m.out[node] = 1
+		}
+	}
+	for _, mv := range joint {
+		if in := p.pairs[mv].input; in >= 0 {
+			m.out[in] = 1
+		}
+	}
+	p.fullPass(m.out)
+}
+
+// evalGoals evaluates the goal-only nodes (fast mode) from the values of
+// the main nodes.
+func (m *Machine) evalGoals() {
+	p := m.p
+	if len(p.goalOnly) == 0 {
+		return
+	}
+	for _, v := range p.goalOnly {
+		for _, l := range p.ins[p.inStart[v]:p.inStart[v+1]] {
+			if u := l >> 1; p.main[u] {
+				m.out[u] = uint8(m.cnt[u] >> 31)
+			}
+		}
+	}
+	p.evalNodes(m.out, p.goalOnly)
+}
+
+// ---- engines.Machine ----
+
+// Roles implements engines.Machine.
+func (m *Machine) Roles() []string { return m.p.roles }
+
+// Initial implements engines.Machine.
+func (m *Machine) Initial() (engines.State, error) { return m.initial, nil }
+
+// Terminal implements engines.Machine.
+func (m *Machine) Terminal(s engines.State) (bool, error) {
+	st := s.(*state)
+	if m.mode == FullPass {
+		m.evaluate(st, nil)
+	} else {
+		m.setState(st)
+	}
+	return m.litVal(m.p.terminal) == 1, nil
+}
+
+// Legal implements engines.Machine. The slice is the machine's own and
+// changes with the next call.
+func (m *Machine) Legal(s engines.State, role int) ([]engines.Move, error) {
+	st := s.(*state)
+	if m.mode == FullPass {
+		m.evaluate(st, nil)
+	} else {
+		m.setState(st)
+	}
+	moves := m.legalMoves(role)
+	if len(moves) == 0 {
+		return nil, engines.Errorf(engines.NoLegalMove, "role %s has no legal move in the state %s", m.p.roles[role], m.stateText(st))
+	}
+	return moves, nil
+}
+
+// Next implements engines.Machine.
+func (m *Machine) Next(s engines.State, joint []engines.Move) (engines.State, error) {
+	st := s.(*state)
+	p := m.p
+	if len(joint) != len(p.roles) {
+		return nil, engines.Errorf(engines.BadMove, "a joint move needs %d moves, not %d", len(p.roles), len(joint))
+	}
+	for r, mv := range joint {
+		if mv < 0 || int(mv) >= len(p.pairs) || p.pairs[mv].role != r {
+			return nil, engines.Errorf(engines.BadMove, "move %d is not a move of role %s in this game", mv, p.roles[r])
+		}
+	}
+	ns := m.newState()
+	if m.mode == FullPass {
+		m.evaluate(st, joint)
+		for i, l := range p.nextLit {
+			if m.litVal(l) == 1 {
+				m.bits(ns)[i/64] |= 1 << (i % 64)
+			}
+		}
+		return ns, nil
+	}
+	m.setState(st)
+	// The inputs that go off are pushed first, so that the ones that come
+	// on are popped first: an OR over the moves (a frame rule's "some
+	// move was made") then never sees all of them off on the way.
+	for r, mv := range joint {
+		if old := m.moves[r]; old != int32(mv) && old >= 0 {
+			m.flip(p.pairs[old].input)
+		}
+	}
+	for r, mv := range joint {
+		if old := m.moves[r]; old != int32(mv) {
+			m.flip(p.pairs[mv].input)
+			m.moves[r] = int32(mv)
+		}
+	}
+	m.run()
+	copy(m.bits(ns), m.nextBits)
+	return ns, nil
+}
+
+// Goals implements engines.Machine.
+func (m *Machine) Goals(s engines.State) ([]int, error) {
+	st := s.(*state)
+	p := m.p
+	if m.mode == FullPass {
+		m.evaluate(st, nil)
+	} else {
+		m.setState(st)
+		m.evalGoals()
+	}
+	goals := make([]int, len(p.roles))
+	for r, gs := range p.goals {
+		n, at := 0, -1
+		for i, g := range gs {
+			if m.litVal(g.lit) == 1 {
+				n++
+				at = i
+			}
+		}
+		if n != 1 {
+			var vals []string
+			for _, g := range gs {
+				if m.litVal(g.lit) == 1 {
+					vals = append(vals, g.text)
+				}
+			}
+			return nil, engines.Errorf(engines.GoalCount, "role %s has %d goal values [%s] in the state %s; it needs exactly one", p.roles[r], n, strings.Join(vals, " "), m.stateText(st))
+		}
+		if !gs[at].ok {
+			return nil, engines.Errorf(engines.GoalValue, "role %s has the goal value %s, which is not an integer", p.roles[r], gs[at].text)
+		}
+		goals[r] = gs[at].value
+	}
+	return goals, nil
+}
+
+// StateFacts implements engines.Machine. Bases are numbered in the order of
+// their text, so the facts come out sorted.
+func (m *Machine) StateFacts(s engines.State) []string {
+	st := s.(*state)
+	var out []string
+	for w, x := range m.bits(st) {
+		for x != 0 {
+			i := w*64 + bits.TrailingZeros64(x)
+			x &= x - 1
+			out = append(out, m.p.baseText[i])
+		}
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+func (m *Machine) stateText(st *state) string {
+	facts := m.StateFacts(st)
+	if len(facts) > 12 {
+		facts = append(facts[:12:12], "...")
+	}
+	return "{" + strings.Join(facts, " ") + "}"
+}
+
+// MoveText implements engines.Machine.
+func (m *Machine) MoveText(mv engines.Move) string {
+	if mv < 0 || int(mv) >= len(m.p.pairs) {
+		return "<bad move>"
+	}
+	return m.p.pairs[mv].text
+}

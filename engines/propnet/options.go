@@ -1,0 +1,126 @@
+package propnet
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Mode selects how the machine evaluates the network.
+type Mode uint8
+
+const (
+	// Fast propagates only what changed through counter gates.
+	Fast Mode = iota
+	// FullPass evaluates every gate in topological order on every question:
+	// slow and obviously correct, the fast mode's twin.
+	FullPass
+)
+
+func (m Mode) String() string {
+	if m == FullPass {
+		return "fullpass"
+	}
+	return "fast"
+}
+
+// Options are the knobs of a build.
+type Options struct {
+	// MaxTime bounds grounding plus network construction; 0 is no bound.
+	MaxTime time.Duration
+	// MaxMemory bounds the heap during the build, in bytes; 0 is no bound.
+	MaxMemory int64
+	// Mode is the evaluation mode of the machine.
+	Mode Mode
+	// NoOptimise keeps the network as grounded (for tests and engine info).
+	NoOptimise bool
+}
+
+// Defaults suit a 24 GiB machine that runs one engine process per core: a
+// third of the memory for one build, and a time budget well inside the
+// harness's grace of 60 s for short runs.
+const (
+	DefaultMaxTime   = 40 * time.Second
+	DefaultMaxMemory = 8 << 30
+)
+
+// Environment variables that override the defaults of the registered
+// engine (gdlperf engine run has no per-engine flags).
+const (
+	envMaxTime   = "GDLPERF_PROPNET_MAX_TIME"   // a Go duration, e.g. 90s
+	envMaxMemory = "GDLPERF_PROPNET_MAX_MEMORY" // MiB
+	envMode      = "GDLPERF_PROPNET_MODE"       // fast or fullpass
+)
+
+// DefaultOptions returns the defaults.
+func DefaultOptions() Options {
+	return Options{MaxTime: DefaultMaxTime, MaxMemory: DefaultMaxMemory}
+}
+
+// Option sets an option.
+type Option func(*Options)
+
+// WithMaxTime sets the time budget of a build (0: none).
+func WithMaxTime(d time.Duration) Option { return func(o *Options) { o.MaxTime = d } }
+
+// WithMaxMemory sets the heap budget of a build in bytes (0: none).
+func WithMaxMemory(b int64) Option { return func(o *Options) { o.MaxMemory = b } }
+
+// WithMode sets the evaluation mode.
+func WithMode(m Mode) Option { return func(o *Options) { o.Mode = m } }
+
+// WithoutOptimisation keeps the network as grounded.
+func WithoutOptimisation() Option { return func(o *Options) { o.NoOptimise = true } }
+
+// OptionsFromEnv returns the defaults overridden by the environment
+// variables GDLPERF_PROPNET_MAX_TIME (a duration), GDLPERF_PROPNET_MAX_MEMORY
+// (MiB) and GDLPERF_PROPNET_MODE (fast or fullpass).
+func OptionsFromEnv() (Options, error) {
+	o := DefaultOptions()
+	if s := os.Getenv(envMaxTime); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return o, fmt.Errorf("%s=%q: want a duration such as 90s", envMaxTime, s)
+		}
+		o.MaxTime = d
+	}
+	if s := os.Getenv(envMaxMemory); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 {
+			return o, fmt.Errorf("%s=%q: want a whole number of MiB", envMaxMemory, s)
+		}
+		o.MaxMemory = n << 20
+	}
+	switch s := strings.ToLower(os.Getenv(envMode)); s {
+	case "", "fast":
+	case "fullpass", "full-pass", "slow":
+		o.Mode = FullPass
+	default:
+		return o, fmt.Errorf("%s=%q: want fast or fullpass", envMode, s)
+	}
+	return o, nil
+}
+
+// RefusalKind says why a game was refused.
+type RefusalKind string
+
+// The reasons to refuse a game.
+const (
+	RefuseSize        RefusalKind = "too-large"
+	RefuseTime        RefusalKind = "time-budget"
+	RefuseCycle       RefusalKind = "negation-cycle"
+	RefuseUnsupported RefusalKind = "unsupported"
+)
+
+// RefusalError says that the propnet will not build a game, and why, with
+// the sizes reached.
+type RefusalError struct {
+	Kind RefusalKind
+	Msg  string
+}
+
+func (e *RefusalError) Error() string {
+	return "propnet refuses the game (" + string(e.Kind) + "): " + e.Msg
+}

@@ -1,0 +1,395 @@
+package propnet
+
+import "sort"
+
+// The program: the optimised network laid out for evaluation.
+//
+// Nodes are renumbered in dependency order (Tarjan's components, inputs
+// first), so a full pass is one sweep over the node ids, and the members of
+// a cyclic component are contiguous. Every gate has its inputs (for full
+// passes) and every node that can change its successors (for propagation),
+// in flat arrays.
+//
+// The main part of the network is what legal, next and terminal depend on;
+// it is kept up to date by propagation. The rest (what only the goals read)
+// is evaluated by a full pass over its nodes when the goals are asked.
+//
+// A node's successors are kept in three lists: plain gates (target<<1 |
+// negated), gates inside a cyclic component, whose component is then
+// recomputed as a whole, and triggers: a bit of the next state or of the
+// legal moves to toggle (a trigger fires exactly when its proposition
+// changes, so a toggle is right whatever the direction). Most nodes have only the first list, which the propagation loop
+// runs without a branch per edge.
+
+// legalGroup is a range of a role's moves with the same guard.
+type legalGroup struct {
+	guard  lit
+	lo, hi int32
+}
+
+// scanLimit is the most moves with one guard that are read one by one
+// when asked rather than kept by triggers.
+const scanLimit = 512
+
+type program struct {
+	n       int
+	kind    []uint8
+	inStart []int32 // inputs of node v: ins[inStart[v]:inStart[v+1]]
+	ins     []lit
+
+	cyc      []int32 // cyclic component of a node, or -1
+	cycStart []int32 // nodes of cyclic component k: cycStart[k] .. cycStart[k]+cycLen[k]
+	cycLen   []int32
+	main     []bool
+	live     []bool  // main, or a base or input: its value is in the fast mode's node word
+	goalOnly []int32 // goal-only nodes, in dependency order
+
+	succStart []int32 // successors: target<<2 | leaf<<1 | negated
+	succ      []int32
+	sccStart  []int32 // successors inside a cyclic component: target<<2 | negated
+	sccSucc   []int32
+	trigStart []int32 // triggers: bit<<1 | legal, the bit of Machine.tbits to toggle
+	trig      []int32
+	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers
+
+	scanNext   bool    // read the next state from the next propositions (no triggers)
+	scanLegal  bool    // read the legal moves from the legal propositions (no triggers)
+	intStart   []int32 // positive edges inside a cyclic component, by source
+	intSucc    []int32
+	pairRole   []int32 // role of each move pair
+	legalLit   []lit   // legal proposition of each move pair
+	roleStart  []int32 // first move pair of each role, and len(pairs) (pairs are sorted by role)
+	roleGroups [][]legalGroup
+
+	// The state: bit i is base i.
+	words    int
+	baseNode []int32 // per base, its node or -1
+	nextLit  []lit
+	baseText []string
+	initBits []uint64
+
+	roles     []string
+	pairs     []movePair
+	roleMoves [][]int32
+	terminal  lit
+	goals     [][]goalOut
+
+	stats ProgramStats
+}
+
+// ProgramStats are the sizes of the runtime layout.
+type ProgramStats struct {
+	Nodes         int // including the constant
+	MainNodes     int // kept up to date by propagation
+	GoalOnlyNodes int // evaluated when the goals are asked
+	Successors    int // propagation edges, triggers included
+	Triggers      int
+	CyclicComps   int
+	CyclicNodes   int
+	LargestCycle  int
+	StateBits     int
+	Moves         int
+}
+
+func compile(nw *network) *program {
+	_, order, start := nw.sccs()
+	n := len(nw.kind)
+	newID := make([]int32, n)
+	for i, v := range order {
+		newID[v] = int32(i)
+	}
+	remap := func(l lit) lit { return newID[l>>1]<<1 | l&1 }
+	p := &program{n: n, kind: make([]uint8, n), inStart: make([]int32, n+1), cyc: make([]int32, n)}
+	for i, v := range order {
+		p.kind[i] = nw.kind[v]
+		p.inStart[i] = int32(len(p.ins))
+		for _, l := range nw.in[v] {
+			p.ins = append(p.ins, remap(l))
+		}
+		p.cyc[i] = -1
+	}
+	p.inStart[n] = int32(len(p.ins))
+	for c := range start {
+		end := int32(len(order))
+		if c+1 < len(start) {
+			end = start[c+1]
+		}
+		if nw.cyclic(int(end-start[c]), order[start[c]]) {
+			k := int32(len(p.cycStart))
+			p.cycStart = append(p.cycStart, start[c])
+			p.cycLen = append(p.cycLen, end-start[c])
+			for i := start[c]; i < end; i++ {
+				p.cyc[i] = k
+			}
+			p.stats.CyclicNodes += int(end - start[c])
+			p.stats.LargestCycle = max(p.stats.LargestCycle, int(end-start[c]))
+		}
+	}
+
+	// Outputs.
+	p.roles = nw.roles
+	p.terminal = remap(nw.terminal)
+	// Moves are numbered by role, then guard, then text, so that the moves
+	// of a role that share a guard are one range.
+	p.pairs = append([]movePair(nil), nw.pairs...)
+	for i := range p.pairs {
+		p.pairs[i].legal = remap(p.pairs[i].legal)
+		p.pairs[i].guard = remap(p.pairs[i].guard)
+		if p.pairs[i].input >= 0 {
+			p.pairs[i].input = newID[p.pairs[i].input]
+		}
+	}
+	sort.SliceStable(p.pairs, func(i, j int) bool {
+		a, b := &p.pairs[i], &p.pairs[j]
+		if a.role != b.role {
+			return a.role < b.role
+		}
+		if a.guard != b.guard {
+			return a.guard < b.guard
+		}
+		return a.text < b.text
+	})
+	p.roleMoves = make([][]int32, len(p.roles))
+	p.roleStart = make([]int32, len(p.roles)+1)
+	p.roleGroups = make([][]legalGroup, len(p.roles))
+	for i, mp := range p.pairs {
+		p.roleMoves[mp.role] = append(p.roleMoves[mp.role], int32(i))
+		gs := p.roleGroups[mp.role]
+		if len(gs) == 0 || gs[len(gs)-1].guard != mp.guard {
+			gs = append(gs, legalGroup{guard: mp.guard, lo: int32(i)})
+		}
+		gs[len(gs)-1].hi = int32(i + 1)
+		p.roleGroups[mp.role] = gs
+	}
+	for r := range p.roles {
+		p.roleStart[r+1] = p.roleStart[r] + int32(len(p.roleMoves[r]))
+	}
+	p.goals = make([][]goalOut, len(nw.goals))
+	for r, gs := range nw.goals {
+		p.goals[r] = append([]goalOut(nil), gs...)
+		for i := range p.goals[r] {
+			p.goals[r][i].lit = remap(p.goals[r][i].lit)
+		}
+	}
+	p.words = (len(nw.bases) + 63) / 64
+	p.initBits = make([]uint64, p.words)
+	for i, bp := range nw.bases {
+		node := int32(-1)
+		if bp.node >= 0 {
+			node = newID[bp.node]
+		}
+		p.baseNode = append(p.baseNode, node)
+		p.nextLit = append(p.nextLit, remap(bp.next))
+		p.baseText = append(p.baseText, bp.text)
+		if bp.init == litTrue {
+			p.initBits[i/64] |= 1 << (i % 64)
+		}
+	}
+
+	// The main part: what legal, next and terminal read.
+	p.main = make([]bool, n)
+	var stack []int32
+	mark := func(l lit) {
+		if v := l >> 1; !p.main[v] {
+			p.main[v] = true
+			stack = append(stack, v)
+		}
+	}
+	mark(p.terminal)
+	for _, l := range p.nextLit {
+		mark(l)
+	}
+	for _, mp := range p.pairs {
+		mark(mp.legal)
+		mark(mp.guard)
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, l := range p.ins[p.inStart[v]:p.inStart[v+1]] {
+			mark(l)
+		}
+	}
+	p.live = make([]bool, n)
+	for v := 1; v < n; v++ {
+		p.live[v] = p.main[v] || p.kind[v] == kBase || p.kind[v] == kInput
+		if p.main[v] {
+			p.stats.MainNodes++
+		} else if p.kind[v] == kAnd || p.kind[v] == kOr {
+			p.goalOnly = append(p.goalOnly, int32(v))
+		}
+	}
+
+	// Successors of main nodes, and triggers.
+	outs := make([][]int32, n)
+	sccOuts := make([][]int32, n)
+	trigs := make([][]int32, n)
+	internal := make([][]int32, n)
+	for v := int32(1); v < int32(n); v++ {
+		if !p.main[v] {
+			continue
+		}
+		for _, l := range p.ins[p.inStart[v]:p.inStart[v+1]] {
+			src := l >> 1
+			if src == 0 {
+				continue // a constant never changes
+			}
+			switch {
+			case p.cyc[v] >= 0 && p.cyc[src] == p.cyc[v]:
+				internal[src] = append(internal[src], v)
+			case p.cyc[v] >= 0:
+				sccOuts[src] = append(sccOuts[src], v<<1|l&1)
+			default:
+				outs[src] = append(outs[src], v<<1|l&1)
+			}
+		}
+	}
+	addTrig := func(l lit, bit int32, legal int32) {
+		if l>>1 == 0 {
+			return
+		}
+		trigs[l>>1] = append(trigs[l>>1], bit<<1|legal)
+		p.stats.Triggers++
+	}
+	// Games with few moves per role read the legal moves from their
+	// propositions when asked (a few loads), so those propositions need no
+	// triggers; others keep a bitset up to date by triggers. The next state
+	// is always kept by triggers (reading it was slower even on
+	// tic-tac-toe's 29 bases).
+	p.scanLegal = true
+	for _, gs := range p.roleGroups {
+		for _, g := range gs {
+			if g.hi-g.lo > scanLimit {
+				p.scanLegal = false
+			}
+		}
+	}
+	for i, l := range p.nextLit {
+		addTrig(l, int32(i), 0)
+	}
+	for i, mp := range p.pairs {
+		if !p.scanLegal {
+			addTrig(mp.legal, int32(p.words*64+i), 1)
+		}
+		p.pairRole = append(p.pairRole, int32(mp.role))
+		p.legalLit = append(p.legalLit, mp.legal)
+	}
+	// A main node that nothing reads by propagation (its value is read from
+	// its counter when asked) is a leaf: it is never pushed.
+	leaf := make([]bool, n)
+	for v := 0; v < n; v++ {
+		leaf[v] = p.main[v] && len(outs[v]) == 0 && len(sccOuts[v]) == 0 && len(trigs[v]) == 0 && len(internal[v]) == 0
+	}
+	for _, list := range [][][]int32{outs, sccOuts} {
+		for _, es := range list {
+			for i, e := range es {
+				t := e >> 1
+				es[i] = t<<2 | e&1
+				if leaf[t] {
+					es[i] |= 2
+				}
+			}
+		}
+	}
+	csr := func(lists [][]int32) (start, flat []int32) {
+		start = make([]int32, n+1)
+		for v := 0; v < n; v++ {
+			start[v] = int32(len(flat))
+			flat = append(flat, lists[v]...)
+		}
+		start[n] = int32(len(flat))
+		return start, flat
+	}
+	p.succStart, p.succ = csr(outs)
+	p.sccStart, p.sccSucc = csr(sccOuts)
+	p.trigStart, p.trig = csr(trigs)
+	p.intStart, p.intSucc = csr(internal)
+	p.flags = make([]uint8, n)
+	for v := 0; v < n; v++ {
+		if len(sccOuts[v]) > 0 {
+			p.flags[v] |= 1
+		}
+		if len(trigs[v]) > 0 {
+			p.flags[v] |= 2
+		}
+	}
+
+	p.stats.Nodes = n
+	p.stats.GoalOnlyNodes = len(p.goalOnly)
+	p.stats.Successors = len(p.succ) + len(p.sccSucc) + len(p.intSucc) + len(p.trig)
+	p.stats.CyclicComps = len(p.cycStart)
+	p.stats.StateBits = len(p.baseNode)
+	p.stats.Moves = len(p.pairs)
+	return p
+}
+
+// eval computes node v from its inputs' values.
+func (p *program) eval(val []uint8, v int32) uint8 {
+	ins := p.ins[p.inStart[v]:p.inStart[v+1]]
+	if p.kind[v] == kAnd {
+		for _, l := range ins {
+			if val[l>>1]^uint8(l&1) == 0 {
+				return 0
+			}
+		}
+		return 1
+	}
+	for _, l := range ins {
+		if val[l>>1]^uint8(l&1) != 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// evalComp computes the least fixed point of cyclic component k: from all
+// false, re-evaluate its members until none changes (they are monotone:
+// the edges inside a component are positive).
+func (p *program) evalComp(val []uint8, k int32) {
+	a, b := p.cycStart[k], p.cycStart[k]+p.cycLen[k]
+	for v := a; v < b; v++ {
+		val[v] = 0
+	}
+	for changed := true; changed; {
+		changed = false
+		for v := a; v < b; v++ {
+			if val[v] == 0 && p.eval(val, v) == 1 {
+				val[v] = 1
+				changed = true
+			}
+		}
+	}
+}
+
+// fullPass evaluates every gate in dependency order; base and input values
+// must be set in val.
+func (p *program) fullPass(val []uint8) {
+	val[0] = 0
+	for v := int32(1); v < int32(p.n); v++ {
+		k := p.kind[v]
+		if k != kAnd && k != kOr {
+			continue
+		}
+		if c := p.cyc[v]; c >= 0 {
+			if v == p.cycStart[c] {
+				p.evalComp(val, c)
+			}
+			continue
+		}
+		val[v] = p.eval(val, v)
+	}
+}
+
+// evalNodes evaluates the given gates (in dependency order) from the
+// current values of everything else.
+func (p *program) evalNodes(val []uint8, nodes []int32) {
+	for _, v := range nodes {
+		if c := p.cyc[v]; c >= 0 {
+			if v == p.cycStart[c] {
+				p.evalComp(val, c)
+			}
+			continue
+		}
+		val[v] = p.eval(val, v)
+	}
+}

@@ -1,0 +1,163 @@
+// Package propnet is gdlperf's propositional network engine: it grounds a
+// game and simulates it as a circuit.
+//
+// Building a machine has four stages, each bounded by the build's time and
+// memory budget (a game over budget is refused with its sizes, never left
+// to run out of memory):
+//
+//  1. Grounding by relaxed reachability (ground.go): the static relations
+//     are evaluated exactly; everything else is run forward from init, with
+//     next feeding true and legal feeding does and the negation of
+//     non-static atoms dropped, to a fixed point that over-approximates
+//     every atom that can ever hold. Every rule instance found is recorded.
+//  2. Construction (network.go): a node per ground atom (base propositions
+//     for true, input propositions for does, OR gates for the rest), an AND
+//     gate per rule instance, NOT as negated edges, and the outputs legal,
+//     next (a transition into its base), terminal, goal and init.
+//  3. Optimisation (network.go): constant folding under least-fixed-point
+//     semantics, merging of duplicate gates, folding of bases and inputs
+//     that cannot change, removal of what no output reads, to a fixed point.
+//  4. Layout (program.go): nodes renumbered in dependency order, flat
+//     arrays of inputs and successors, the cyclic components that recursive
+//     rules make, and the part only the goals read set aside.
+//
+// The runtime (machine.go) follows the differential propnets of the GGP
+// literature (Schkufza, Love and Genesereth 2008 on propnets; the counter
+// gates of Sancho, Draper and Rose 2014; the forward-propagating AND/OR
+// counters of Alloy and ggplib): each gate is a uint32 counter whose sign
+// bit is its output (AND starts at 0x80000000-n, OR at 0x7FFFFFFF, and an
+// input going true adds one), and a question about another state propagates
+// only the bases in the XOR of the two states' bitsets and only the inputs of
+// the moves that changed. Legal move lists and the next-state bitset are
+// kept up to date by triggers on their propositions; terminal is read from
+// its node; the goals' own part of the network is evaluated only when the
+// goals are asked. A cyclic component (from recursion) is recomputed as a
+// whole when an input from outside it changes: its members' contributions
+// to each other are taken out and it is re-derived from false, its least
+// fixed point; negation inside a cycle is refused (the rules would not be
+// stratified at the ground level).
+//
+// The full-pass mode evaluates every node in dependency order on every
+// question, over the same program: the fast mode's correctness twin.
+package propnet
+
+import (
+	"embed"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/rollout"
+)
+
+//go:embed *.go
+var source embed.FS
+
+// Name is the engine's name in the registry and on the command line.
+const Name = "propnet"
+
+// Version is the engine's version: its code and the code it stands on.
+var Version = engines.SourceVersion("1", source, gdl.Source, engines.Source, rollout.Source)
+
+func init() {
+	engines.Register(engines.Engine{
+		Name:    Name,
+		Version: Version,
+		New: func(g *gdl.Game) (engines.Machine, error) {
+			o, err := OptionsFromEnv()
+			if err != nil {
+				return nil, err
+			}
+			m, err := New(g, func(x *Options) { *x = o })
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		},
+	})
+}
+
+// BuildStats are the figures of a build.
+type BuildStats struct {
+	Ground       GroundStats
+	GroundTime   time.Duration
+	NetworkTime  time.Duration
+	OptimiseTime time.Duration
+	LayoutTime   time.Duration
+	Total        time.Duration
+	Before       NetStats // as grounded
+	After        NetStats // as optimised
+	Program      ProgramStats
+	Rounds       int
+	Options      Options
+}
+
+// New grounds the game, builds and optimises its network and returns a
+// machine over it. A game over the budget, or with negation in a cycle of
+// the ground network, is a *RefusalError.
+func New(g *gdl.Game, opts ...Option) (m *Machine, err error) {
+	o := DefaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
+	start := time.Now()
+	b := newBudget(o, start)
+	if o.MaxMemory > 0 {
+		// Keep the garbage collector close to the budget while building, so
+		// that the heap measured is mostly live data.
+		old := debug.SetMemoryLimit(-1)
+		debug.SetMemoryLimit(min(old, o.MaxMemory+o.MaxMemory/8))
+		defer debug.SetMemoryLimit(old)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ref, ok := r.(refusal)
+			if !ok {
+				panic(r)
+			}
+			m, err = nil, ref.err
+		}
+	}()
+	st := BuildStats{Options: o}
+	gr, err := ground(g, b)
+	if err != nil {
+		return nil, err
+	}
+	st.Ground = gr.stats
+	st.GroundTime = time.Since(start)
+	t := time.Now()
+	nw := buildNetwork(gr, g, b)
+	gr = nil
+	st.Before = nw.stats()
+	st.NetworkTime = time.Since(t)
+	t = time.Now()
+	if o.NoOptimise {
+		nw.prune()
+	} else {
+		if err := nw.optimise(); err != nil {
+			return nil, err
+		}
+		nw.extractGuards()
+	}
+	if err := nw.finish(); err != nil {
+		return nil, err
+	}
+	st.After = nw.stats()
+	st.OptimiseTime = time.Since(t)
+	t = time.Now()
+	b.phase = "layout"
+	p := compile(nw)
+	m = newMachine(p, o.Mode)
+	st.Program = p.stats
+	st.LayoutTime = time.Since(t)
+	st.Total = time.Since(start)
+	m.Build = st
+	return m, nil
+}
+
+// Summary prints the sizes on one line.
+func (s NetStats) Summary() string {
+	return fmt.Sprintf("%d components, %d links (%d AND, %d OR, %d NOT, %d base, %d input)", s.Components, s.Links, s.And, s.Or, s.Not, s.Base, s.Input)
+}

@@ -1,0 +1,171 @@
+package propnet_test
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/propnet"
+	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/gamerepo"
+)
+
+// twinGames are the built-in games, a few mirrored ones with recursion,
+// simultaneous moves and many players, and the games of this package's
+// testdata.
+func twinGames(t *testing.T) map[string]*gdl.Game {
+	games := map[string]*gdl.Game{}
+	for _, b := range gamerepo.Builtins() {
+		g, err := gdl.Load(b.File, b.Rules)
+		require.NoError(t, err)
+		games["builtin/"+b.Name] = g
+	}
+	if shared := enginetest.SharedDir(); shared != "" {
+		for _, name := range []string{"hex", "checkers", "connectFourSimultaneous", "chineseCheckers4", "knightsTour", "dotsAndBoxes"} {
+			g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", "base", name, name+".kif"))
+			require.NoError(t, err)
+			games["base/"+name] = g
+		}
+	}
+	files, _ := filepath.Glob("testdata/*.kif")
+	for _, f := range files {
+		g, err := gdl.LoadFile(f)
+		require.NoError(t, err)
+		games[f] = g
+	}
+	return games
+}
+
+func trace(t *testing.T, m engines.Machine, seed uint64, n int) []byte {
+	var b bytes.Buffer
+	err := rollout.Trace(&b, m, propnet.Name, "", seed, n)
+	var ge *engines.GameError
+	if err != nil && !errors.As(err, &ge) {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestFastMatchesFullPass checks the fast mode against its correctness
+// twin, the full pass over the same network, and the optimised network
+// against the network as grounded: the traces of the same seeded rollouts
+// must be identical.
+func TestFastMatchesFullPass(t *testing.T) {
+	for name, g := range twinGames(t) {
+		t.Run(name, func(t *testing.T) {
+			fast, err := propnet.New(g)
+			require.NoError(t, err)
+			slow, err := propnet.New(g, propnet.WithMode(propnet.FullPass))
+			require.NoError(t, err)
+			raw, err := propnet.New(g, propnet.WithoutOptimisation())
+			require.NoError(t, err)
+			for seed := uint64(1); seed <= 2; seed++ {
+				want := trace(t, slow, seed, 3)
+				for what, m := range map[string]engines.Machine{"fast": fast, "unoptimised": raw} {
+					mis, err := enginetest.CompareTraces(bytes.NewReader(want), bytes.NewReader(trace(t, m, seed, 3)))
+					require.NoError(t, err)
+					if mis != nil {
+						t.Fatalf("%s against full pass, seed %d: %v\nmoves:\n%s", what, seed, mis, mis.HistoryText())
+					}
+				}
+			}
+			// And state by state over the reachable states of small games.
+			mis, _, err := enginetest.Exhaustive(slow, fast, 2000)
+			require.NoError(t, err)
+			if mis != nil {
+				t.Fatalf("fast against full pass: %v\nmoves:\n%s", mis, mis.HistoryText())
+			}
+		})
+	}
+}
+
+// TestCycles plays games whose recursive rules make cycles in the ground
+// network, in the part that is propagated and in the part only the goals
+// read, against the prover, state by state.
+func TestCycles(t *testing.T) {
+	for _, f := range []string{"testdata/reach.kif", "testdata/reach_goal.kif"} {
+		t.Run(f, func(t *testing.T) {
+			g, err := gdl.LoadFile(f)
+			require.NoError(t, err)
+			m, err := propnet.New(g)
+			require.NoError(t, err)
+			assert.Positive(t, m.Build.Program.CyclicComps, "the game should make cyclic components")
+			ref, err := enginetest.Reference().New(g)
+			require.NoError(t, err)
+			mis, st, err := enginetest.Exhaustive(ref, m, 5000)
+			require.NoError(t, err)
+			if mis != nil {
+				t.Fatalf("%v\nmoves:\n%s", mis, mis.HistoryText())
+			}
+			assert.True(t, st.Complete, "the whole game should be walked")
+			for seed := uint64(1); seed <= 3; seed++ {
+				mis, err := enginetest.TraceCheck(enginetest.Reference(), engine(t), g, seed, 5)
+				require.NoError(t, err)
+				if mis != nil {
+					t.Fatalf("seed %d: %v\nmoves:\n%s", seed, mis, mis.HistoryText())
+				}
+			}
+		})
+	}
+}
+
+// TestBudgets checks that a build over its budget is refused early with
+// its figures.
+func TestBudgets(t *testing.T) {
+	g, err := gdl.Load("builtin/breakthrough.kif", builtinRules(t, "breakthrough"))
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		name     string
+		opt      propnet.Option
+		wantKind propnet.RefusalKind
+		wantText string
+	}{
+		{"time", propnet.WithMaxTime(time.Nanosecond), propnet.RefuseTime, "time budget"},
+		{"memory", propnet.WithMaxMemory(1), propnet.RefuseSize, "too large to ground"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := propnet.New(g, tt.opt)
+			var ref *propnet.RefusalError
+			require.ErrorAs(t, err, &ref)
+			assert.Equal(t, tt.wantKind, ref.Kind)
+			assert.Contains(t, err.Error(), tt.wantText)
+			assert.Regexp(t, `\d+ atoms, \d+ rule instances`, err.Error())
+		})
+	}
+	_, err = propnet.New(g)
+	assert.NoError(t, err, "the defaults build the game")
+}
+
+func builtinRules(t *testing.T, name string) []byte {
+	b, ok := gamerepo.Builtin(name)
+	require.True(t, ok)
+	return b.Rules
+}
+
+// TestGroundingSplitsChains builds games whose rules join long chains of
+// variables (four players' guesses summed in a chain; a six-argument move
+// projected onto two): variable elimination must keep their grounding
+// small.
+func TestGroundingSplitsChains(t *testing.T) {
+	shared := enginetest.SharedDir()
+	if shared == "" {
+		t.Skip("../shared not found")
+	}
+	for _, name := range []string{"gt_two_thirds_4p", "amazons"} {
+		t.Run(name, func(t *testing.T) {
+			g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", "base", name, name+".kif"))
+			require.NoError(t, err)
+			m, err := propnet.New(g, propnet.WithMaxTime(30*time.Second))
+			require.NoError(t, err)
+			assert.Less(t, m.Build.Ground.Instances, 3_000_000)
+		})
+	}
+}

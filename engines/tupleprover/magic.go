@@ -1,0 +1,181 @@
+package tupleprover
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gdlperf/gdlperf/engines/gdl"
+)
+
+// magicGame rewrites a game with the magic-sets transformation (Bancilhon,
+// Maier, Sagiv and Ullman 1986; Beeri and Ramakrishnan 1991), so that
+// bottom-up evaluation computes only the tuples that the questions demand,
+// as a top-down prover would. It is the fallback for games whose relations
+// are too large (or too slow) to compute whole, typically relations written
+// for a top-down reader and always asked with some arguments bound.
+//
+// Each relation r asked with bound arguments at positions α (read left to
+// right through each body, as the prover reads it) gets a copy "r α" whose
+// rules start with the literal "magic r α"(the bound arguments); the magic
+// relation collects the bindings asked for, from the literals before each
+// call. The questions (legal, next, goal, terminal, init) stay whole, and so
+// do the relations in keep (static relations small enough to compute once).
+//
+// Relations in whole are computed whole wherever they are called (their
+// own calls are still rewritten); New puts there the relations whose
+// rewriting closes a cycle through a negation. orig maps every new name to
+// the relation it copies.
+func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl.Symbol]gdl.Symbol) {
+	orig := map[gdl.Symbol]gdl.Symbol{}
+	a := g.Analysis
+	idb := func(name gdl.Symbol) bool {
+		r := a.Relations[name]
+		return r != nil && len(r.Rules) > 0 && !keep[name] &&
+			name != gdl.SymTrue && name != gdl.SymDoes
+	}
+	// A copy is made per adornment and per call site (a calling copy, rule
+	// and literal; calls within one strongly connected component share their
+	// caller's context): demand from different call sites is kept apart, so that a negation cannot close
+	// a cycle through a shared magic relation, as magic sets otherwise can
+	// do to a stratified program. Copies asked with every argument free
+	// have no magic relation and are shared.
+	type adorned struct {
+		name gdl.Symbol
+		ad   string
+		ctx  string
+	}
+	names := map[adorned]gdl.Symbol{}
+	magics := map[adorned]gdl.Symbol{}
+	ctxOf := map[gdl.Symbol]string{} // copy -> its context
+	var work []adorned
+	adorn := func(name gdl.Symbol, ad string, ctx string) gdl.Symbol {
+		if !strings.Contains(ad, "b") {
+			ctx = ""
+		}
+		k := adorned{name, ad, ctx}
+		if s, ok := names[k]; ok {
+			return s
+		}
+		s := name
+		if ctx != "" {
+			// a space keeps the name apart from every name a game can have
+			suffix := " " + ad + " #" + strconv.Itoa(len(names))
+			s = gdl.Intern(name.Name() + suffix)
+			magics[k] = gdl.Intern("magic " + name.Name() + suffix)
+			orig[magics[k]] = name
+		}
+		orig[s] = name
+		ctxOf[s] = ctx
+		names[k] = s
+		work = append(work, k)
+		return s
+	}
+	var out []*gdl.Rule
+	// the facts and rules of relations left whole
+	for _, r := range g.Rules {
+		if !idb(r.Head.Name) {
+			out = append(out, r)
+		}
+	}
+	for _, root := range []gdl.Symbol{gdl.SymInit, gdl.SymLegal, gdl.SymNext, gdl.SymGoal, gdl.SymTerminal} {
+		if rel := a.Relations[root]; rel != nil && idb(root) {
+			adorn(root, strings.Repeat("f", rel.Arity), "")
+		}
+	}
+	for len(work) > 0 {
+		k := work[0]
+		work = work[1:]
+		self := names[k]
+		if len(out) > maxMagicRules {
+			return nil, nil
+		}
+		for ri, r := range a.Relations[k.name].Rules {
+			bound := map[gdl.Symbol]bool{}
+			var body []*gdl.Literal
+			if m, ok := magics[k]; ok {
+				var args []*gdl.Term
+				for i, c := range k.ad {
+					if c == 'b' {
+						args = append(args, r.Head.Args[i])
+						for _, v := range r.Head.Args[i].Vars(nil) {
+							bound[v] = true
+						}
+					}
+				}
+				body = append(body, &gdl.Literal{Kind: gdl.LitAtom, Atom: atom(m, args), Pos: r.Pos})
+			}
+			for li, l := range r.Body {
+				if (l.Kind != gdl.LitAtom && l.Kind != gdl.LitNot) || !idb(l.Atom.Name) {
+					body = append(body, l)
+					if l.Kind == gdl.LitAtom {
+						for _, v := range l.Atom.Vars(nil) {
+							bound[v] = true
+						}
+					}
+					continue
+				}
+				var ad strings.Builder
+				var bargs []*gdl.Term
+				for _, t := range l.Atom.Args {
+					if groundUnder(t, bound) && !whole[l.Atom.Name] {
+						ad.WriteByte('b')
+						bargs = append(bargs, t)
+					} else {
+						ad.WriteByte('f')
+					}
+				}
+				// the call site: calling copy, rule and literal
+				ctx := strconv.Itoa(int(self)) + "@" + strconv.Itoa(ri) + "." + strconv.Itoa(li)
+				if a.Relations[l.Atom.Name].SCC == a.Relations[k.name].SCC {
+					ctx = ctxOf[self]
+				}
+				name := adorn(l.Atom.Name, ad.String(), ctx)
+				if m, ok := magics[adorned{l.Atom.Name, ad.String(), ctx}]; ok {
+					prefix := append([]*gdl.Literal(nil), body...)
+					out = append(out, &gdl.Rule{Head: atom(m, bargs), Body: prefix, Pos: l.Pos})
+				}
+				nl := &gdl.Literal{Kind: l.Kind, Atom: atom(name, l.Atom.Args), Pos: l.Pos}
+				if l.Atom.Kind != gdl.Func {
+					nl.Atom = &gdl.Term{Kind: gdl.Const, Name: name, Pos: l.Atom.Pos}
+				}
+				body = append(body, nl)
+				if l.Kind == gdl.LitAtom {
+					for _, v := range l.Atom.Vars(nil) {
+						bound[v] = true
+					}
+				}
+			}
+			head := atom(names[k], r.Head.Args)
+			if r.Head.Kind != gdl.Func {
+				head = &gdl.Term{Kind: gdl.Const, Name: names[k], Pos: r.Head.Pos}
+			}
+			out = append(out, &gdl.Rule{Head: head, Body: body, Pos: r.Pos})
+		}
+	}
+	return &gdl.Game{File: g.File, Rules: out, Roles: g.Roles, Findings: g.Findings, Analysis: gdl.Analyse(out)}, orig
+}
+
+// maxMagicRules bounds the rewritten game: copies per calling context can
+// multiply with the depth of the calls.
+const maxMagicRules = 50_000
+
+func atom(name gdl.Symbol, args []*gdl.Term) *gdl.Term {
+	if len(args) == 0 {
+		return &gdl.Term{Kind: gdl.Const, Name: name}
+	}
+	return &gdl.Term{Kind: gdl.Func, Name: name, Args: args}
+}
+
+func groundUnder(t *gdl.Term, bound map[gdl.Symbol]bool) bool {
+	switch t.Kind {
+	case gdl.Var:
+		return bound[t.Name]
+	case gdl.Func:
+		for _, a := range t.Args {
+			if !groundUnder(a, bound) {
+				return false
+			}
+		}
+	}
+	return true
+}
