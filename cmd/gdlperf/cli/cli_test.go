@@ -46,7 +46,10 @@ func TestEngineRunWritesGdlPerfResult(t *testing.T) {
 	}
 	ms, _ := r.Get("millisecondsTaken")
 	n, _ := strconv.Atoi(ms)
-	assert.InDelta(t, 1000, n, 300, "millisecondsTaken")
+	// The engine stops after SECONDS (a loaded machine may deschedule it
+	// past the end for a while; no speed is asserted).
+	assert.GreaterOrEqual(t, n, 1000, "millisecondsTaken")
+	assert.Less(t, n, 10_000, "millisecondsTaken")
 	changes, _ := r.Get("numStateChanges")
 	c, _ := strconv.Atoi(changes)
 	assert.Greater(t, c, 0)
