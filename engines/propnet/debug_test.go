@@ -19,10 +19,10 @@ func TestDebugGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newBudget(Options{MaxTime: 60 * time.Second, MaxMemory: 8 << 30}, time.Now())
+	b := newBudget(Options{MaxTime: 40 * time.Second, MaxMemory: 8 << 30}, time.Now())
 	g, err := ground(game, b)
 	if err != nil {
-		t.Fatal(err)
+		t.Log(err)
 	}
 	rels := append([]*relation(nil), g.relList...)
 	sort.Slice(rels, func(i, j int) bool { return len(rels[i].atoms) > len(rels[j].atoms) })

@@ -151,6 +151,7 @@ type budget struct {
 	phase    string
 	figures  func() string
 	lastGC   time.Time
+	checks   int
 }
 
 func newBudget(o Options, start time.Time) *budget {
@@ -174,14 +175,11 @@ func (b *budget) heap() int64 {
 // budget.
 func (b *budget) check() {
 	now := time.Now()
-	fig := ""
-	if b.figures != nil {
-		fig = b.figures()
-	}
 	if !b.deadline.IsZero() && now.After(b.deadline) {
-		panic(refusal{&RefusalError{Kind: RefuseTime, Msg: fmt.Sprintf("%s did not finish within the time budget of %s (%s); raise it with --max-time or %s", b.phase, b.maxTime, fig, envMaxTime)}})
+		panic(refusal{&RefusalError{Kind: RefuseTime, Msg: fmt.Sprintf("%s did not finish within the time budget of %s (%s); raise it with --max-time or %s", b.phase, b.maxTime, b.figuresText(), envMaxTime)}})
 	}
-	if b.maxBytes > 0 {
+	b.checks++
+	if b.maxBytes > 0 && b.checks&15 == 1 {
 		h := b.heap()
 		if h > b.maxBytes && now.Sub(b.lastGC) > time.Second {
 			// Part of it may be garbage: measure what is live.
@@ -190,9 +188,16 @@ func (b *budget) check() {
 			h = b.heap()
 		}
 		if h > b.maxBytes {
-			panic(refusal{&RefusalError{Kind: RefuseSize, Msg: fmt.Sprintf("too large to ground: %s holds %d MiB, over the memory budget of %d MiB (%s); raise it with --max-memory or %s", b.phase, h>>20, b.maxBytes>>20, fig, envMaxMemory)}})
+			panic(refusal{&RefusalError{Kind: RefuseSize, Msg: fmt.Sprintf("too large to ground: %s holds %d MiB, over the memory budget of %d MiB (%s); raise it with --max-memory or %s", b.phase, h>>20, b.maxBytes>>20, b.figuresText(), envMaxMemory)}})
 		}
 	}
+}
+
+func (b *budget) figuresText() string {
+	if b.figures == nil {
+		return "no figures"
+	}
+	return b.figures()
 }
 
 // GroundStats are the figures of a grounding.
@@ -743,6 +748,11 @@ func ground(game *gdl.Game, b *budget) (g *grounder, err error) {
 		}
 	}()
 	a := game.Analysis
+	gameRules := game.Rules
+	if fixed := fixedFluents(gameRules); len(fixed) > 0 {
+		gameRules = readFixedFluents(gameRules, fixed)
+		a = gdl.Analyse(gameRules)
+	}
 	for _, r := range game.Roles {
 		id := g.ts.fromTerm(r)
 		g.roles = append(g.roles, id)
@@ -810,7 +820,7 @@ func ground(game *gdl.Game, b *budget) (g *grounder, err error) {
 		}
 	}
 	var auxExact []*crule
-	for _, r := range game.Rules {
+	for _, r := range gameRules {
 		if !needed[r.Head.Name] || r.Head.Name == gdl.SymTrue || r.Head.Name == gdl.SymDoes {
 			continue
 		}
@@ -1005,4 +1015,135 @@ func (g *grounder) auxHead(prefix string, keep []gdl.Symbol, net bool) *gdl.Term
 		rel.kind = relNet
 	}
 	return ah
+}
+
+// fluentKey is the functor and arity of state terms.
+type fluentKey struct {
+	name  gdl.Symbol
+	arity int
+}
+
+// fixedFluents finds the state terms that never change: those whose only
+// next rules are frame rules (<= (next (f ?v1 .. ?vk)) (true (f ?v1 ..
+// ?vk))) with distinct variables, such as the walls of a maze. In every
+// reachable state they are exactly their init facts.
+func fixedFluents(rules []*gdl.Rule) map[fluentKey]bool {
+	frame := map[fluentKey]bool{}
+	other := map[fluentKey]bool{}
+	for _, r := range rules {
+		if r.Head.Name != gdl.SymNext || len(r.Head.Args) != 1 {
+			continue
+		}
+		x := r.Head.Args[0]
+		if x.Kind == gdl.Var {
+			return nil // any term may change
+		}
+		k := fluentKey{x.Name, len(x.Args)}
+		if isFrameRule(r) {
+			frame[k] = true
+		} else {
+			other[k] = true
+		}
+	}
+	fixed := map[fluentKey]bool{}
+	for k := range frame {
+		if !other[k] {
+			fixed[k] = true
+		}
+	}
+	return fixed
+}
+
+func isFrameRule(r *gdl.Rule) bool {
+	if len(r.Body) != 1 || r.Body[0].Kind != gdl.LitAtom || r.Body[0].Atom.Name != gdl.SymTrue {
+		return false
+	}
+	x, y := r.Head.Args[0], r.Body[0].Atom.Args[0]
+	if !x.Equal(y) {
+		return false
+	}
+	seen := map[gdl.Symbol]bool{}
+	for _, a := range x.Args {
+		if a.Kind != gdl.Var || seen[a.Name] {
+			return false
+		}
+		seen[a.Name] = true
+	}
+	return true
+}
+
+// readFixedFluents rewrites the rules to read fixed state terms from a
+// static relation made of their init facts, (#fixed_f args) :- (init (f
+// args)), instead of from true: the relations that read them become static
+// and are evaluated exactly instead of being grounded over every
+// combination. The frame rules stay, so the facts stay in the state.
+func readFixedFluents(rules []*gdl.Rule, fixed map[fluentKey]bool) []*gdl.Rule {
+	names := map[fluentKey]gdl.Symbol{}
+	name := func(k fluentKey) gdl.Symbol {
+		if n, ok := names[k]; ok {
+			return n
+		}
+		n := gdl.Intern(fmt.Sprintf("#fixed_%s_%d", k.name.Name(), k.arity))
+		names[k] = n
+		return n
+	}
+	out := make([]*gdl.Rule, 0, len(rules)+len(fixed))
+	for _, r := range rules {
+		if r.Head.Name == gdl.SymNext && isFrameRule(r) {
+			out = append(out, r)
+			continue
+		}
+		var body []*gdl.Literal
+		for i, l := range r.Body {
+			if l.Atom == nil || l.Atom.Name != gdl.SymTrue || len(l.Atom.Args) != 1 {
+				continue
+			}
+			x := l.Atom.Args[0]
+			k := fluentKey{x.Name, len(x.Args)}
+			if x.Kind == gdl.Var || !fixed[k] {
+				continue
+			}
+			if body == nil {
+				body = append([]*gdl.Literal(nil), r.Body...)
+			}
+			var atom *gdl.Term
+			if x.Kind == gdl.Const {
+				atom = gdl.NewConst(name(k))
+			} else {
+				atom = gdl.NewFunc(name(k), x.Args...)
+			}
+			nl := *l
+			nl.Atom = atom
+			body[i] = &nl
+		}
+		if body == nil {
+			out = append(out, r)
+			continue
+		}
+		out = append(out, &gdl.Rule{Head: r.Head, Body: body, Pos: r.Pos})
+	}
+	keys := make([]fluentKey, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].name != keys[j].name {
+			return keys[i].name.Name() < keys[j].name.Name()
+		}
+		return keys[i].arity < keys[j].arity
+	})
+	for _, k := range keys {
+		var x, h *gdl.Term
+		if k.arity == 0 {
+			x, h = gdl.NewConst(k.name), gdl.NewConst(names[k])
+		} else {
+			args := make([]*gdl.Term, k.arity)
+			for i := range args {
+				args[i] = gdl.NewVar(gdl.Intern(fmt.Sprintf("?v%d", i)))
+			}
+			x, h = gdl.NewFunc(k.name, args...), gdl.NewFunc(names[k], args...)
+		}
+		out = append(out, &gdl.Rule{Head: h, Body: []*gdl.Literal{{Kind: gdl.LitAtom, Atom: gdl.NewFunc(gdl.SymInit, x)}}})
+	}
+	return out
 }

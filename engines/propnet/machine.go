@@ -595,6 +595,24 @@ func (m *Machine) Next(s engines.State, joint []engines.Move) (engines.State, er
 			return nil, engines.Errorf(engines.BadMove, "move %d is not a move of role %s in this game", mv, p.roles[r])
 		}
 	}
+	// The network assumes legal moves (see impliedByMoves).
+	if m.mode == FullPass {
+		m.evaluate(st, nil)
+	} else {
+		m.setState(st)
+	}
+	for r, mv := range joint {
+		g, l := p.guardLit[mv], p.legalLit[mv]
+		var ok uint32
+		if m.mode == Fast {
+			ok = (m.cnt[g>>1]>>31 ^ uint32(g&1)) & (m.cnt[l>>1]>>31 ^ uint32(l&1))
+		} else {
+			ok = uint32(m.litVal(g) & m.litVal(l))
+		}
+		if ok == 0 {
+			return nil, engines.Errorf(engines.BadMove, "%s is not a legal move of role %s in the state %s", p.pairs[mv].text, p.roles[r], m.stateText(st))
+		}
+	}
 	ns := m.newState()
 	if m.mode == FullPass {
 		m.evaluate(st, joint)

@@ -608,14 +608,13 @@ func (o *optimiser) round() (bool, error) {
 			changed = true
 		}
 	}
-	for r, moves := range nw.roleMoves {
+	for _, moves := range nw.roleMoves {
 		possible := 0
 		for _, p := range moves {
 			if o.find(nw.pairs[p].legal) != litFalse {
 				possible++
 			}
 		}
-		_ = r
 		for _, p := range moves {
 			mp := &nw.pairs[p]
 			if mp.input < 0 || o.repl[mp.input] != mkLit(mp.input, false) {
@@ -715,6 +714,18 @@ func (nw *network) optimise() error {
 	nw.budget.phase = "network optimisation"
 	nw.budget.figures = func() string { return fmt.Sprintf("%d nodes", len(nw.kind)) }
 	o := &optimiser{nw: nw}
+	size := func() int {
+		n := len(nw.kind)
+		for _, ins := range nw.in {
+			n += len(ins)
+		}
+		return n
+	}
+	// Rounds go on until nothing changes, or three rounds in a row shrink
+	// the network by a tenth of a percent or less (the last ones of a large
+	// network tend to take one link each, while a round that only
+	// restructures may let the next one shrink it a lot).
+	last, slow := size(), 0
 	for range 30 {
 		changed, err := o.round()
 		if err != nil {
@@ -723,11 +734,75 @@ func (nw *network) optimise() error {
 		if nw.factor() {
 			changed = true
 		}
-		if !changed {
+		if nw.impliedByMoves() {
+			changed = true
+		}
+		now := size()
+		if last-now <= last/1000 {
+			slow++
+		} else {
+			slow = 0
+		}
+		if !changed || slow == 3 {
 			break
 		}
+		last = now
 	}
 	return nil
+}
+
+// impliedByMoves drops from an AND gate that reads an input proposition
+// does(r, m) the literals that legal(r, m) implies: a joint move is legal
+// (GDL defines no next state for an illegal one, and Next refuses it), so
+// when does(r, m) holds so do they. A frame rule such as (next (cell ?x ?y
+// x)) :- (does xplayer (mark ?x ?y)) (true (cell ?x ?y b)) then reads the
+// move alone.
+func (nw *network) impliedByMoves() bool {
+	implied := map[lit][]lit{}
+	for _, mp := range nw.pairs {
+		if mp.input < 0 {
+			continue
+		}
+		var ls []lit
+		switch l := mp.legal; {
+		case l == litTrue || l == litFalse:
+		case l&1 == 0 && nw.kind[l>>1] == kAnd:
+			ls = append(ls, nw.in[l>>1]...)
+			ls = append(ls, l)
+		default:
+			ls = append(ls, l)
+		}
+		if len(ls) > 0 {
+			implied[mkLit(mp.input, false)] = ls
+		}
+	}
+	if len(implied) == 0 {
+		return false
+	}
+	changed := false
+	for v, ins := range nw.in {
+		if nw.kind[v] != kAnd {
+			continue
+		}
+		var drop []lit
+		for _, l := range ins {
+			drop = append(drop, implied[l]...)
+		}
+		if len(drop) == 0 {
+			continue
+		}
+		out := ins[:0]
+		for _, l := range ins {
+			if !slices.Contains(drop, l) {
+				out = append(out, l)
+			}
+		}
+		if len(out) != len(ins) {
+			nw.in[v] = out
+			changed = true
+		}
+	}
+	return changed
 }
 
 // factor takes a literal shared by several AND gates of an OR out of them:
@@ -967,9 +1042,6 @@ func (nw *network) finish() error {
 	for _, bp := range nw.bases {
 		if bp.dead {
 			continue
-		}
-		if bp.init != litFalse && bp.init != litTrue {
-			return &RefusalError{Kind: RefuseUnsupported, Msg: fmt.Sprintf("the initial value of %s is not a constant of the network", bp.text)}
 		}
 		alive = append(alive, bp)
 	}

@@ -58,6 +58,7 @@ type program struct {
 	intSucc    []int32
 	pairRole   []int32 // role of each move pair
 	legalLit   []lit   // legal proposition of each move pair
+	guardLit   []lit   // and its guard
 	roleStart  []int32 // first move pair of each role, and len(pairs) (pairs are sorted by role)
 	roleGroups [][]legalGroup
 
@@ -173,7 +174,8 @@ func compile(nw *network) *program {
 	}
 	p.words = (len(nw.bases) + 63) / 64
 	p.initBits = make([]uint64, p.words)
-	for i, bp := range nw.bases {
+	var initLit []lit
+	for _, bp := range nw.bases {
 		node := int32(-1)
 		if bp.node >= 0 {
 			node = newID[bp.node]
@@ -181,7 +183,14 @@ func compile(nw *network) *program {
 		p.baseNode = append(p.baseNode, node)
 		p.nextLit = append(p.nextLit, remap(bp.next))
 		p.baseText = append(p.baseText, bp.text)
-		if bp.init == litTrue {
+		initLit = append(initLit, remap(bp.init))
+	}
+	// The initial state: init depends on no base or input, so one full
+	// pass with all of them false gives it (optimised, it is constants).
+	val := make([]uint8, n)
+	p.fullPass(val)
+	for i, l := range initLit {
+		if val[l>>1]^uint8(l&1) == 1 {
 			p.initBits[i/64] |= 1 << (i % 64)
 		}
 	}
@@ -273,6 +282,7 @@ func compile(nw *network) *program {
 		}
 		p.pairRole = append(p.pairRole, int32(mp.role))
 		p.legalLit = append(p.legalLit, mp.legal)
+		p.guardLit = append(p.guardLit, mp.guard)
 	}
 	// A main node that nothing reads by propagation (its value is read from
 	// its counter when asked) is a leaf: it is never pushed.

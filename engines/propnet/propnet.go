@@ -9,32 +9,41 @@
 //     are evaluated exactly; everything else is run forward from init, with
 //     next feeding true and legal feeding does and the negation of
 //     non-static atoms dropped, to a fixed point that over-approximates
-//     every atom that can ever hold. Every rule instance found is recorded.
+//     every atom that can ever hold. Rules are first split by variable
+//     elimination, so that chains of joins are grounded link by link. Every
+//     rule instance found is recorded.
 //  2. Construction (network.go): a node per ground atom (base propositions
 //     for true, input propositions for does, OR gates for the rest), an AND
 //     gate per rule instance, NOT as negated edges, and the outputs legal,
 //     next (a transition into its base), terminal, goal and init.
 //  3. Optimisation (network.go): constant folding under least-fixed-point
-//     semantics, merging of duplicate gates, folding of bases and inputs
-//     that cannot change, removal of what no output reads, to a fixed point.
+//     semantics, merging of duplicate gates, flattening of single-reader
+//     gates, factoring of literals shared by the AND gates of an OR, folding
+//     of bases and inputs that cannot change, removal of what no output
+//     reads, to a fixed point; then each legal proposition's literal shared
+//     by many moves (such as (true (control white))) becomes its guard.
 //  4. Layout (program.go): nodes renumbered in dependency order, flat
 //     arrays of inputs and successors, the cyclic components that recursive
 //     rules make, and the part only the goals read set aside.
 //
-// The runtime (machine.go) follows the differential propnets of the GGP
-// literature (Schkufza, Love and Genesereth 2008 on propnets; the counter
-// gates of Sancho, Draper and Rose 2014; the forward-propagating AND/OR
-// counters of Alloy and ggplib): each gate is a uint32 counter whose sign
-// bit is its output (AND starts at 0x80000000-n, OR at 0x7FFFFFFF, and an
-// input going true adds one), and a question about another state propagates
-// only the bases in the XOR of the two states' bitsets and only the inputs of
-// the moves that changed. Legal move lists and the next-state bitset are
-// kept up to date by triggers on their propositions; terminal is read from
-// its node; the goals' own part of the network is evaluated only when the
-// goals are asked. A cyclic component (from recursion) is recomputed as a
-// whole when an input from outside it changes: its members' contributions
-// to each other are taken out and it is re-derived from false, its least
-// fixed point; negation inside a cycle is refused (the rules would not be
+// The runtime (machine.go) is a differential propnet in the manner of the
+// fastest GGP players' (propositional automata: Schkufza, Love and
+// Genesereth 2008; counter gates as in Sancho and ggplib): each gate is a
+// uint32 counter whose sign bit is its output (AND starts at 0x80000000-n,
+// OR at 0x7FFFFFFF, and an input going true adds one), and a question about
+// another state propagates only the bases in the XOR of the two states'
+// bitsets and only the inputs of the moves that changed (those going off
+// pushed first, so those coming on are seen first and ORs over moves do not
+// flicker). The next-state bitset is kept by triggers on the next
+// propositions; legal moves are read from their propositions when asked,
+// group by group of moves whose guard holds (or kept by triggers when a
+// group is large); terminal is read from its node; the goals' own part of
+// the network is evaluated only when the goals are asked. The initial
+// position is restored from a snapshot when that is cheaper than
+// propagating. A cyclic component (from recursion) is recomputed as a whole
+// when an input from outside it changes: its members' contributions to each
+// other are taken out and it is re-derived from false, its least fixed
+// point; negation inside a cycle is refused (the rules would not be
 // stratified at the ground level).
 //
 // The full-pass mode evaluates every node in dependency order on every
@@ -90,7 +99,6 @@ type BuildStats struct {
 	Before       NetStats // as grounded
 	After        NetStats // as optimised
 	Program      ProgramStats
-	Rounds       int
 	Options      Options
 }
 

@@ -141,6 +141,13 @@ func TestDebugGames(t *testing.T) {
 			continue
 		}
 		setup := time.Since(start)
+		if os.Getenv("TP_DESIGN") != "" {
+			m, err = New(g, WithDesign(os.Getenv("TP_DESIGN")))
+			if err != nil {
+				fmt.Println(path, err)
+				continue
+			}
+		}
 		m.SetDeadline(time.Now().Add(30 * time.Second))
 		st, err := rollout.Run(m, 2*time.Second, 1)
 		fmt.Printf("%s: %s setup %s, %.0f states/s, %v\n", path, m.Design(), setup, float64(st.StateChanges)/st.Elapsed.Seconds(), err)
