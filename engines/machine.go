@@ -77,6 +77,27 @@ type Engine struct {
 	// New builds a machine for a loaded game. It is the engine's setup
 	// (analysis, grounding, code generation) and is not timed as rollouts.
 	New func(g *gdl.Game) (Machine, error)
+	// Native, when set, says the engine runs benchmark and trace runs as a
+	// program of its own (the compiled prover): it prepares that program for
+	// the game (code generation and a build, or a cache hit) and returns it.
+	// New still gives a Machine in this process, for the checks that ask
+	// questions one at a time.
+	Native func(g *gdl.Game, rules []byte) (*NativeProgram, error)
+}
+
+// NativeProgram is an engine's own executable for one game. It is the engine
+// process of ARCHITECTURE.md §3 and writes traces of §4:
+//
+//	PATH [-seed S] [-rollouts N] GAME_FILE RESULT_FILE SECONDS
+//	PATH -trace TRACE_FILE [-seed S] [-rollouts N] GAME_FILE
+//
+// It refuses a GAME_FILE whose rules are not those it was built for.
+type NativeProgram struct {
+	Path string
+	// Setup holds the setup figures the program cannot know itself, in
+	// milliseconds, as result file keys (codegenMilliseconds,
+	// buildMilliseconds); they are added to its result file.
+	Setup map[string]int64
 }
 
 var (

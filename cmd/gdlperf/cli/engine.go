@@ -200,6 +200,8 @@ func runEngineRun(opts *EngineRunOptions) error {
 		res = &rollout.Result{}
 		res.Set("version", e.Version)
 		res.Set("errorMessage", err.Error())
+	} else if e.Native != nil {
+		return runEngineRunNative(opts, e, name, src)
 	} else {
 		res, err = rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Rollouts: opts.Rollouts, Seed: opts.Seed}.Run()
 	}
@@ -258,6 +260,9 @@ func runEngineTrace(opts *EngineTraceOptions) error {
 	name, src, err := readGame(opts.Game)
 	if err != nil {
 		return withCode(ExitFailure, err)
+	}
+	if e.Native != nil {
+		return runEngineTraceNative(opts, e, name, src)
 	}
 	g, err := gdl.Load(name, src)
 	if err != nil {
