@@ -42,6 +42,7 @@ func WithAllVersions() SelectOption { return func(o *selectOptions) { o.allVersi
 //
 //	builtin                  every built-in game (no network, no cache)
 //	builtin:NAME             one built-in game (as gdlperf engine run takes it)
+//	panel                    the twenty base games speed is reported on (Panel)
 //	base, dresden, ...       the latest version of every cached game of a repository
 //	BASE/ticTacToe           the latest cached version of a game
 //	BASE/ticTacToe/JRFsaQ    the cached version with that game key
@@ -116,6 +117,17 @@ func (o *selectOptions) selectOne(s string, warn func(error)) ([]Game, error) {
 	}
 	if name, ok := strings.CutPrefix(s, "builtin:"); ok {
 		return selectBuiltins(name, "*")
+	}
+	if strings.EqualFold(s, "panel") {
+		var out []Game
+		for _, k := range Panel {
+			games, err := o.selectOne(RepoBase+"/"+k, warn)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, games...)
+		}
+		return out, nil
 	}
 	if isPathLike(s) {
 		return selectPath(s)
@@ -312,4 +324,15 @@ func (o *selectOptions) cachedVersions(c *Cache, repo, key string, latest map[st
 		return nil, fmt.Errorf("%s is not in the cache; run gdlperf games sync --repo %s", name, repo)
 	}
 	return nil, fmt.Errorf("%s has no cached version with hash %s (cached: %s)", name, hashPat, strings.Join(have, ", "))
+}
+
+// Panel is the speed panel: twenty games of the base repository, small and
+// large boards, 1 to 4 players, alternating and simultaneous moves,
+// recursion-heavy rules and step counters, on which engine speed is reported
+// with 30 s runs and interleaved repetitions.
+var Panel = []string{
+	"ticTacToe", "connectFour", "breakthrough", "reversi", "hex", "speedChess", "amazons",
+	"checkers", "englishDraughts", "chineseCheckers4", "sheepAndWolf", "dotsAndBoxes",
+	"knightsTour", "pentago", "3pConnectFour", "connectFourSimultaneous", "eightPuzzle",
+	"skirmish", "4pffa", "nineBoardTicTacToe",
 }

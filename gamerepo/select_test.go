@@ -128,3 +128,23 @@ func hashOf(t *testing.T, c *gamerepo.Cache, repo, key string, v int) string {
 	require.NoError(t, err)
 	return gamerepo.RulesHash(g.Rules)
 }
+
+func TestSelectPanel(t *testing.T) {
+	needMirror(t)
+	srv := newAPIServer(t, map[string][]string{"base": gamerepo.Panel})
+	c := testCache(t)
+	syncRepo(t, c, "base", testClient(t, srv.URL+"/base"))
+	games, err := gamerepo.Select("panel", gamerepo.WithCache(c))
+	require.NoError(t, err)
+	require.Len(t, games, 20)
+	for i, g := range games {
+		assert.Equal(t, "BASE", g.Repo)
+		assert.Equal(t, gamerepo.Panel[i], g.Name, "the panel's order")
+	}
+	assert.Equal(t, "BASE/ticTacToe/JRFsaQ", games[0].Key)
+
+	// A panel game missing from the cache is named.
+	_, err = gamerepo.Select("panel", gamerepo.WithCache(syncedSubset(t)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "breakthrough")
+}

@@ -17,7 +17,7 @@ import (
 const DefaultBlacklist = "blacklist.txt"
 
 // gamesHelp describes a games selector, for the --games flags.
-const gamesHelp = "games: builtin, builtin:NAME, a repository (base, dresden, stanford), a game key BASE/ticTacToe[/HASH], a glob of keys (BASE/tic*), a .kif file or a folder of them; comma-separated"
+const gamesHelp = "games: builtin, builtin:NAME, panel (the twenty base games speed is reported on), a repository (base, dresden, stanford), a game key BASE/ticTacToe[/HASH], a glob of keys (BASE/tic*), a .kif file or a folder of them; comma-separated"
 
 // GameSelection is how a command picks its games.
 type GameSelection struct {
