@@ -14,5 +14,18 @@ func TestMain(m *testing.M) {
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Setenv("GDLPERF_TEST_AS_MAIN", "1")
+	// Game caches and compiled engine programs go to a folder of the
+	// tests', shared by the engine processes they start, never to the
+	// user's cache.
+	if os.Getenv("GDLPERF_CACHE") == "" {
+		dir, err := os.MkdirTemp("", "gdlperf-cli-test-cache-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("GDLPERF_CACHE", dir)
+		code := m.Run()
+		os.RemoveAll(dir)
+		os.Exit(code)
+	}
 	os.Exit(m.Run())
 }

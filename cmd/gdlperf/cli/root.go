@@ -12,8 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	// The built-in engines register themselves.
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	// The built-in engines register themselves.
+	_ "github.com/gdlperf/gdlperf/engines/compiled"
 	_ "github.com/gdlperf/gdlperf/engines/propnet"
 	_ "github.com/gdlperf/gdlperf/engines/prover"
 	_ "github.com/gdlperf/gdlperf/engines/tupleprover"

@@ -1,0 +1,1337 @@
+package compiled
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+)
+
+// Budgets of the generated program: a game beyond them is refused with a
+// resource-limit error rather than handed to the compiler.
+const (
+	maxSourceBytes = 8 << 20  // generated Go source
+	maxPlans       = 20_000   // compiled rule bodies (one per rule, more in recursion)
+	maxDataBytes   = 64 << 20 // names, ground terms and facts
+	maxFileBytes   = 512 << 10
+	maxCallsPerFn  = 200
+	// smallRel: relations expected to be this small are scanned, not
+	// indexed
+	smallRel = 12
+)
+
+// fkey is a function symbol with its arity.
+type fkey struct {
+	name  gdl.Symbol
+	arity int
+}
+
+// grel is a relation of the generated program.
+type grel struct {
+	id    int
+	width int
+	scope uint8
+	sym   gdl.Symbol // NoSymbol for true$f relations
+	ixs   [][]int    // indexed column sets
+	// estimates for join orders
+	facts int
+	dist  []map[int32]bool
+	est   float64
+}
+
+func (r *grel) index(cols []int) int {
+	for i, c := range r.ixs {
+		if fmt.Sprint(c) == fmt.Sprint(cols) {
+			return i
+		}
+	}
+	r.ixs = append(r.ixs, append([]int(nil), cols...))
+	return len(r.ixs) - 1
+}
+
+type gunit struct {
+	id     int
+	scope  uint8
+	rels   []*grel
+	syms   []gdl.Symbol
+	groups []*ggroup
+}
+
+type ggroup struct {
+	recursive bool
+	heads     []*grel
+	base      []string // plan functions
+	deltas    []deltaPlan
+}
+
+type deltaPlan struct {
+	rel *grel
+	fn  string
+}
+
+type generator struct {
+	g       *gdl.Game
+	nameID  map[gdl.Symbol]int32
+	names   []string
+	fkID    map[fkey]int32
+	fks     []fkey
+	ground  map[string]int32
+	groundL [][]int32 // fk then args
+	rels    map[gdl.Symbol]*grel
+	relList []*grel
+	trueRel map[int32]*grel
+	does    *grel
+	units   []*gunit
+	unitOf  map[gdl.Symbol]*gunit
+	roles   []int32
+	facts   []int32 // rel id then values
+	nfacts  int
+	plans   int
+	// init facts per functor, for estimates of true$f relations
+	initCount map[int32]int
+	initDist  map[int32][]map[int32]bool
+
+	sizes *sizer
+	// auxiliary columns of static relations: per (relation, term), the
+	// term's id for each row, computed once after the static units
+	aux     map[string]string
+	auxCode strings.Builder
+	auxFns  []string
+	// curStatic is set while the rules of a static unit are compiled:
+	// they run before the auxiliary columns exist
+	curStatic bool
+	// prefixes: the static relations made of rules' static prefixes
+	prefixes map[string]gdl.Symbol
+	code     strings.Builder // plan and unit functions
+	err      error
+}
+
+// generated is the output of the generator: Go files and the data blob.
+type generated struct {
+	files map[string][]byte
+	stats string
+}
+
+// generate writes the Go program for g. version and rulesSHA are baked in.
+func generate(g *gdl.Game, version, rulesSHA string) (*generated, error) {
+	gen := &generator{
+		g:         g,
+		nameID:    map[gdl.Symbol]int32{},
+		fkID:      map[fkey]int32{},
+		ground:    map[string]int32{},
+		rels:      map[gdl.Symbol]*grel{},
+		trueRel:   map[int32]*grel{},
+		unitOf:    map[gdl.Symbol]*gunit{},
+		initCount: map[int32]int{},
+		initDist:  map[int32][]map[int32]bool{},
+		aux:       map[string]string{},
+		prefixes:  map[string]gdl.Symbol{},
+	}
+	return gen.run(version, rulesSHA)
+}
+
+func (gen *generator) collectNames(t *gdl.Term) {
+	if t.Kind == gdl.Var {
+		return
+	}
+	if _, ok := gen.nameID[t.Name]; !ok {
+		gen.nameID[t.Name] = int32(len(gen.names))
+		gen.names = append(gen.names, t.Name.Name())
+	}
+	for _, a := range t.Args {
+		gen.collectNames(a)
+	}
+}
+
+func (gen *generator) functor(name gdl.Symbol, arity int) int32 {
+	k := fkey{name, arity}
+	if id, ok := gen.fkID[k]; ok {
+		return id
+	}
+	gen.fks = append(gen.fks, k)
+	id := int32(len(gen.fks))
+	gen.fkID[k] = id
+	return id
+}
+
+// termID returns the id of a ground term: constants are numbered first,
+// then function terms in the order they are first met, which is the order
+// the program interns them in at start-up.
+func (gen *generator) termID(t *gdl.Term) int32 {
+	if t.Kind == gdl.Const || len(t.Args) == 0 {
+		return gen.nameID[t.Name]
+	}
+	fk := gen.functor(t.Name, len(t.Args))
+	ids := make([]int32, 0, len(t.Args)+1)
+	ids = append(ids, fk)
+	for _, a := range t.Args {
+		ids = append(ids, gen.termID(a))
+	}
+	key := fmt.Sprint(ids)
+	if id, ok := gen.ground[key]; ok {
+		return id
+	}
+	id := int32(len(gen.names) + len(gen.groundL))
+	gen.ground[key] = id
+	gen.groundL = append(gen.groundL, ids)
+	return id
+}
+
+func (gen *generator) newRel(width int, scope uint8, sym gdl.Symbol) *grel {
+	r := &grel{id: len(gen.relList), width: width, scope: scope, sym: sym, est: -1}
+	r.dist = make([]map[int32]bool, width)
+	for i := range r.dist {
+		r.dist[i] = map[int32]bool{}
+	}
+	gen.relList = append(gen.relList, r)
+	return r
+}
+
+func (gen *generator) trueRelation(fk int32) *grel {
+	r := gen.trueRel[fk]
+	if r == nil {
+		r = gen.newRel(gen.fks[fk-1].arity+1, rtPerState, gdl.NoSymbol)
+		gen.trueRel[fk] = r
+	}
+	return r
+}
+
+// Scopes, as rt.Static, rt.PerState and rt.PerMove.
+const (
+	rtStatic uint8 = iota
+	rtPerState
+	rtPerMove
+)
+
+func (gen *generator) run(version, rulesSHA string) (*generated, error) {
+	g := gen.g
+	a := g.Analysis
+	for _, r := range g.Rules {
+		gen.collectNames(r.Head)
+		for _, l := range r.Body {
+			for _, t := range []*gdl.Term{l.Atom, l.Left, l.Right} {
+				if t != nil {
+					gen.collectNames(t)
+				}
+			}
+		}
+	}
+	for _, r := range g.Roles {
+		gen.collectNames(r)
+	}
+	for _, role := range g.Roles {
+		gen.roles = append(gen.roles, gen.termID(role))
+	}
+	// Relations, by SCC (dependencies first).
+	for _, name := range a.Order {
+		r := a.Relations[name]
+		sc := rtStatic
+		switch {
+		case r.UsesMoves:
+			sc = rtPerMove
+		case r.UsesState:
+			sc = rtPerState
+		}
+		switch name {
+		case gdl.SymTrue:
+			continue
+		case gdl.SymDoes:
+			gen.does = gen.newRel(2, rtPerMove, name)
+			gen.rels[name] = gen.does
+			continue
+		}
+		if r.Arity > 64 {
+			return nil, engines.Errorf(engines.UnsupportedErr, "the relation %s has %d arguments; the compiled prover takes at most 64", name.Name(), r.Arity)
+		}
+		gen.rels[name] = gen.newRel(r.Arity, sc, name)
+	}
+	if gen.does == nil {
+		gen.does = gen.newRel(2, rtPerMove, gdl.SymDoes)
+		gen.rels[gdl.SymDoes] = gen.does
+	}
+	for _, k := range []struct {
+		s gdl.Symbol
+		w int
+	}{{gdl.SymInit, 1}, {gdl.SymTerminal, 0}, {gdl.SymLegal, 2}, {gdl.SymNext, 1}, {gdl.SymGoal, 2}} {
+		r := gen.rels[k.s]
+		if r == nil {
+			r = gen.newRel(k.w, rtStatic, k.s)
+			gen.rels[k.s] = r
+		}
+		if r.width != k.w {
+			return nil, engines.Errorf(engines.UnsupportedErr, "%s has %d arguments, not %d", k.s.Name(), r.width, k.w)
+		}
+	}
+	gen.rels[gdl.SymLegal].index([]int{0})
+	gen.rels[gdl.SymGoal].index([]int{0})
+	// Facts: the data of their relations, and the estimates.
+	for _, r := range g.Rules {
+		if len(r.Body) > 0 {
+			continue
+		}
+		rel := gen.rels[r.Head.Name]
+		if rel == nil || r.Head.Name == gdl.SymDoes || !r.Head.IsGround() {
+			continue
+		}
+		gen.facts = append(gen.facts, int32(rel.id))
+		gen.nfacts++
+		rel.facts++
+		for i, arg := range r.Head.Args {
+			id := gen.termID(arg)
+			gen.facts = append(gen.facts, id)
+			rel.dist[i][id] = true
+		}
+		if r.Head.Name == gdl.SymInit && r.Head.Args[0].Kind == gdl.Func {
+			x := r.Head.Args[0]
+			fk := gen.functor(x.Name, len(x.Args))
+			gen.initCount[fk]++
+			if gen.initDist[fk] == nil {
+				gen.initDist[fk] = make([]map[int32]bool, len(x.Args))
+				for i := range x.Args {
+					gen.initDist[fk][i] = map[int32]bool{}
+				}
+			}
+			for i, y := range x.Args {
+				gen.initDist[fk][i][gen.termID(y)] = true
+			}
+		}
+	}
+	for _, rel := range gen.relList {
+		if rel.sym == gdl.NoSymbol || rel == gen.does {
+			continue
+		}
+		ar := a.Relations[rel.sym]
+		onlyFacts := true
+		if ar != nil {
+			for _, r := range ar.Rules {
+				if len(r.Body) > 0 {
+					onlyFacts = false
+				}
+			}
+		}
+		if onlyFacts {
+			rel.est = float64(rel.facts)
+		}
+	}
+	gen.sizes = measureSizes(g)
+	// Units: strongly connected components, dependencies first.
+	for i := 0; i < len(a.Order); {
+		j := i
+		for j < len(a.Order) && a.Relations[a.Order[j]].SCC == a.Relations[a.Order[i]].SCC {
+			j++
+		}
+		u := &gunit{id: len(gen.units)}
+		var rules []*gdl.Rule
+		for _, name := range a.Order[i:j] {
+			if name == gdl.SymTrue || name == gdl.SymDoes {
+				continue
+			}
+			r := gen.rels[name]
+			u.rels = append(u.rels, r)
+			u.syms = append(u.syms, name)
+			u.scope = max(u.scope, r.scope)
+			gen.unitOf[name] = u
+			for _, rule := range a.Relations[name].Rules {
+				if len(rule.Body) > 0 {
+					rules = append(rules, rule)
+				}
+			}
+		}
+		i = j
+		if len(u.rels) == 0 {
+			continue
+		}
+		gen.units = append(gen.units, u)
+		if err := gen.compileUnit(u, rules); err != nil {
+			return nil, err
+		}
+		if gen.plans > maxPlans {
+			return nil, engines.Errorf(engines.ResourceLimit, "the game compiles to more than %d rule bodies (%d rules)", maxPlans, len(g.Rules))
+		}
+		if gen.code.Len() > maxSourceBytes {
+			return nil, engines.Errorf(engines.ResourceLimit, "the game's generated source is over %d bytes (%d rules)", maxSourceBytes, len(g.Rules))
+		}
+	}
+	for _, name := range []gdl.Symbol{gdl.SymInit, gdl.SymTerminal, gdl.SymLegal, gdl.SymNext, gdl.SymGoal} {
+		if gen.unitOf[name] == nil {
+			u := &gunit{id: len(gen.units), scope: rtStatic, rels: []*grel{gen.rels[name]}, syms: []gdl.Symbol{name}}
+			gen.units = append(gen.units, u)
+			gen.unitOf[name] = u
+			fmt.Fprintf(&gen.code, "func u%d() {}\n\n", u.id)
+		}
+	}
+	gen.code.WriteString(gen.auxCode.String())
+	gen.emitCalls("initAux", gen.auxFns)
+	return gen.emitProgram(version, rulesSHA)
+}
+
+// closure lists the non-static units that root depends on, in order.
+func (gen *generator) closure(root gdl.Symbol) []*gunit {
+	a := gen.g.Analysis
+	seen := map[*gunit]bool{}
+	var visit func(name gdl.Symbol)
+	visit = func(name gdl.Symbol) {
+		u := gen.unitOf[name]
+		if u == nil || seen[u] {
+			return
+		}
+		seen[u] = true
+		for _, s := range u.syms {
+			if ar := a.Relations[s]; ar != nil {
+				for _, d := range ar.Deps {
+					visit(d.Name)
+				}
+			}
+		}
+	}
+	visit(root)
+	var out []*gunit
+	for u := range seen {
+		if u.scope != rtStatic {
+			out = append(out, u)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+func (gen *generator) compileUnit(u *gunit, rules []*gdl.Rule) error {
+	inSet := map[gdl.Symbol]bool{}
+	for _, s := range u.syms {
+		inSet[s] = true
+	}
+	negInside := false
+	for _, r := range rules {
+		for _, l := range r.Body {
+			if l.Kind == gdl.LitNot && inSet[l.Atom.Name] {
+				negInside = true
+			}
+		}
+	}
+	groups, rec, err := ruleGroups(rules, inSet, negInside)
+	if err != nil {
+		return err
+	}
+	gen.curStatic = u.scope == rtStatic
+	for gi, rs := range groups {
+		gg := &ggroup{recursive: rec[gi]}
+		heads := map[*grel]bool{}
+		for _, r := range rs {
+			h := gen.rels[r.Head.Name]
+			if !heads[h] {
+				heads[h] = true
+				gg.heads = append(gg.heads, h)
+			}
+		}
+		for _, r := range rs {
+			fn, err := gen.compileRule(r, -1)
+			if err != nil {
+				return err
+			}
+			gg.base = append(gg.base, fn)
+			if gg.recursive {
+				for i, l := range r.Body {
+					if l.Kind == gdl.LitAtom && l.Atom.Name != gdl.SymTrue && heads[gen.rels[l.Atom.Name]] {
+						fn, err := gen.compileRule(r, i)
+						if err != nil {
+							return err
+						}
+						gg.deltas = append(gg.deltas, deltaPlan{gen.rels[l.Atom.Name], fn})
+					}
+				}
+			}
+		}
+		u.groups = append(u.groups, gg)
+	}
+	gen.emitUnit(u)
+	return nil
+}
+
+// emitCalls writes the statements as the body of fn, split into helper
+// functions of at most maxCallsPerFn statements.
+func (gen *generator) emitCalls(fn string, stmts []string) {
+	if len(stmts) <= maxCallsPerFn {
+		fmt.Fprintf(&gen.code, "func %s() {\n", fn)
+		for _, s := range stmts {
+			fmt.Fprintf(&gen.code, "\t%s\n", s)
+		}
+		gen.code.WriteString("}\n\n")
+		return
+	}
+	var calls []string
+	for i := 0; i < len(stmts); i += maxCallsPerFn {
+		part := fmt.Sprintf("%s_%d", fn, len(calls))
+		gen.emitCalls(part, stmts[i:min(i+maxCallsPerFn, len(stmts))])
+		calls = append(calls, part+"()")
+	}
+	gen.emitCalls(fn, calls)
+}
+
+func (gen *generator) emitUnit(u *gunit) {
+	var body []string
+	for gi, gg := range u.groups {
+		if !gg.recursive {
+			for _, fn := range gg.base {
+				body = append(body, fn+"()")
+			}
+			continue
+		}
+		// a recursive group: one naive round, then semi-naive rounds
+		name := fmt.Sprintf("u%dg%d", u.id, gi)
+		var s []string
+		for _, h := range gg.heads {
+			s = append(s, fmt.Sprintf("R%d.Mark()", h.id))
+		}
+		for _, fn := range gg.base {
+			s = append(s, fn+"()")
+		}
+		gen.emitCalls(name+"base", s)
+		s = s[:0]
+		for _, d := range gg.deltas {
+			s = append(s, fmt.Sprintf("if R%d.Dlo < R%d.Dhi {\n\t\t%s()\n\t}", d.rel.id, d.rel.id, d.fn))
+		}
+		gen.emitCalls(name+"delta", s)
+		fmt.Fprintf(&gen.code, "func %s() {\n\t%sbase()\n\tfor {\n\t\tchanged := false\n", name, name)
+		for _, h := range gg.heads {
+			fmt.Fprintf(&gen.code, "\t\tif R%d.Advance() {\n\t\t\tchanged = true\n\t\t}\n", h.id)
+		}
+		fmt.Fprintf(&gen.code, "\t\tif !changed {\n\t\t\treturn\n\t\t}\n\t\t%sdelta()\n\t}\n}\n\n", name)
+		body = append(body, name+"()")
+	}
+	gen.emitCalls(fmt.Sprintf("u%d", u.id), body)
+}
+
+// ruleVars tracks a rule's variables while it is compiled.
+type ruleVars struct {
+	bound map[gdl.Symbol]string
+	nvars int
+	// whole maps the text of a function term to the variable holding its
+	// id, when a true fact matched it whole
+	whole map[string]string
+	decl  []string
+}
+
+func (rv *ruleVars) newVar(prefix string) string {
+	v := fmt.Sprintf("%s%d", prefix, rv.nvars)
+	rv.nvars++
+	rv.decl = append(rv.decl, v)
+	return v
+}
+
+func (rv *ruleVars) ground(t *gdl.Term) bool {
+	switch t.Kind {
+	case gdl.Var:
+		_, ok := rv.bound[t.Name]
+		return ok
+	case gdl.Func:
+		for _, a := range t.Args {
+			if !rv.ground(a) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (rv *ruleVars) varsBound(l *gdl.Literal) bool {
+	for _, v := range l.Vars(nil) {
+		if _, ok := rv.bound[v]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// litRel returns the relation and column terms of a positive literal; for
+// (true (f a b)) the relation true$f with columns a b (its last column, the
+// whole fact, is not among them). It returns nil for (true X) with X a
+// constant or variable.
+func (gen *generator) litRel(a *gdl.Term) (*grel, []*gdl.Term) {
+	if a.Name == gdl.SymTrue {
+		x := a.Args[0]
+		if x.Kind != gdl.Func || len(x.Args) == 0 {
+			return nil, nil
+		}
+		return gen.trueRelation(gen.functor(x.Name, len(x.Args))), x.Args
+	}
+	return gen.rels[a.Name], a.Args
+}
+
+// estimate returns a relation's expected size and distinct values per
+// column.
+func (gen *generator) estimate(r *grel) (float64, []float64) {
+	d := make([]float64, r.width)
+	for i := range d {
+		d[i] = 5
+	}
+	if r == gen.does {
+		n := float64(len(gen.roles))
+		d[0] = n
+		return n, d
+	}
+	if st := gen.sizes.stats[r.sym]; r.sym != gdl.NoSymbol && st != nil && st.count > 0 {
+		for i := range d {
+			d[i] = math.Max(st.dist[i], 1)
+		}
+		return math.Max(st.n, 0.5), d
+	}
+	for fk, tr := range gen.trueRel {
+		if tr != r {
+			continue
+		}
+		if st := gen.sizes.trueStats[gen.fks[fk-1]]; st != nil && st.count > 0 {
+			for i := range st.dist {
+				d[i] = math.Max(st.dist[i], 1)
+			}
+			d[len(d)-1] = math.Max(st.n, 1)
+			return math.Max(st.n, 0.5), d
+		}
+	}
+	if r.est >= 0 {
+		for i := range d {
+			d[i] = math.Max(float64(len(r.dist[i])), 1)
+		}
+		return math.Max(r.est, 1), d
+	}
+	for fk, tr := range gen.trueRel {
+		if tr != r {
+			continue
+		}
+		n := float64(gen.initCount[fk])
+		if n == 0 {
+			n = 10
+		}
+		for i := range d {
+			d[i] = 3
+			if dd := gen.initDist[fk]; dd != nil && i < len(dd) {
+				d[i] = math.Max(float64(len(dd[i])), 1)
+			}
+		}
+		d[len(d)-1] = n
+		return n, d
+	}
+	return 100, d
+}
+
+func (gen *generator) cost(l *gdl.Literal, rv *ruleVars) float64 {
+	a := l.Atom
+	if a.Name == gdl.SymTrue && (a.Args[0].Kind != gdl.Func || len(a.Args[0].Args) == 0) {
+		if rv.ground(a.Args[0]) {
+			return 0
+		}
+		return 1000
+	}
+	r, cols := gen.litRel(a)
+	est, dist := gen.estimate(r)
+	allBound := true
+	for i, t := range cols {
+		if rv.ground(t) {
+			est /= dist[i]
+		} else {
+			allBound = false
+			if t.Kind == gdl.Func {
+				est /= 2
+			}
+		}
+	}
+	if allBound {
+		return 0
+	}
+	return est
+}
+
+// order chooses the join order of a rule's body: first (when >= 0) leads;
+// then greedily the cheapest positive literal, each negation and distinct
+// as soon as its variables are bound.
+func (gen *generator) order(r *gdl.Rule, first int) ([]int, error) {
+	rv := &ruleVars{bound: map[gdl.Symbol]string{}}
+	bind := func(l *gdl.Literal) {
+		for _, v := range l.Vars(nil) {
+			rv.bound[v] = ""
+		}
+	}
+	placed := make([]bool, len(r.Body))
+	var out []int
+	place := func(i int) {
+		placed[i] = true
+		out = append(out, i)
+		if r.Body[i].Kind == gdl.LitAtom {
+			bind(r.Body[i])
+		}
+	}
+	if first >= 0 {
+		place(first)
+	}
+	for len(out) < len(r.Body) {
+		for i, l := range r.Body {
+			if !placed[i] && l.Kind != gdl.LitAtom && rv.varsBound(l) {
+				place(i)
+			}
+		}
+		if len(out) == len(r.Body) {
+			break
+		}
+		best, bestCost := -1, math.Inf(1)
+		for i, l := range r.Body {
+			if placed[i] || l.Kind != gdl.LitAtom {
+				continue
+			}
+			if c := gen.cost(l, rv); c < bestCost {
+				best, bestCost = i, c
+			}
+		}
+		if best < 0 {
+			return nil, engines.Errorf(engines.NonGround, "rule %s: a negation or distinct has a variable no positive literal binds", r)
+		}
+		place(best)
+	}
+	for _, v := range r.Head.Vars(nil) {
+		if _, ok := rv.bound[v]; !ok {
+			return nil, engines.Errorf(engines.NonGround, "rule %s: the head variable %s is not bound by the body", r, v.Name())
+		}
+	}
+	return out, nil
+}
+
+// emitter writes the body of one plan function.
+type emitter struct {
+	gen    *generator
+	rule   *gdl.Rule
+	rv     *ruleVars
+	b      strings.Builder
+	depth  int
+	loops  []string // labels of the open loops, innermost last
+	used   map[string]bool
+	hgSet  bool
+	hgLoop string // the loop to continue after a proof once the head is bound; "" to return
+	delta  int    // the position (in order) of the delta literal, or -1
+	head   *grel
+	// rowVars: variables read from a column of a static relation's row
+	rowVars map[gdl.Symbol]rowVar
+}
+
+// rowVar is a variable bound from column col of the row (Go variable row)
+// of static relation rel, in the scan numbered scan.
+type rowVar struct {
+	scan int
+	col  int
+	rel  *grel
+	row  string
+}
+
+func (em *emitter) line(format string, args ...any) {
+	em.b.WriteString(strings.Repeat("\t", em.depth+1))
+	fmt.Fprintf(&em.b, format, args...)
+	em.b.WriteByte('\n')
+}
+
+// compileRule writes a plan function for rule r (with body literal first
+// leading, over the last round's rows, when first >= 0) and returns its
+// name.
+func (gen *generator) compileRule(r *gdl.Rule, first int) (string, error) {
+	order, err := gen.order(r, first)
+	if err != nil {
+		return "", err
+	}
+	gen.plans++
+	fn := fmt.Sprintf("p%d", gen.plans)
+	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1, rowVars: map[gdl.Symbol]rowVar{}}
+	em.head = gen.rels[r.Head.Name]
+	if first >= 0 {
+		em.delta = 0
+	}
+	if em.head.width == 0 {
+		em.line("if R%d.N > 0 {", em.head.id)
+		em.line("\treturn")
+		em.line("}")
+	}
+	lits := make([]*gdl.Literal, len(order))
+	for i, o := range order {
+		lits[i] = r.Body[o]
+	}
+	if first < 0 && !gen.curStatic {
+		if lits, err = gen.staticPrefix(r, lits); err != nil {
+			return "", err
+		}
+	}
+	em.lits(lits, 0)
+	body := em.b.String()
+	// labels: keep those that are continued
+	for lbl := range em.used {
+		body = strings.Replace(body, "\x00"+lbl+"\x00", lbl+":\n\t", 1)
+	}
+	body = stripLabels(body)
+	fmt.Fprintf(&gen.code, "func %s() {\n", fn)
+	if len(em.rv.decl) > 0 {
+		fmt.Fprintf(&gen.code, "\tvar %s int32\n", strings.Join(em.rv.decl, ", "))
+		fmt.Fprintf(&gen.code, "\t%s = %s\n", strings.TrimSuffix(strings.Repeat("_, ", len(em.rv.decl)), ", "), strings.Join(em.rv.decl, ", "))
+	}
+	gen.code.WriteString(body)
+	gen.code.WriteString("}\n\n")
+	return fn, nil
+}
+
+// staticPrefix replaces the leading literals of a body that only read
+// static relations (two joins or more, with the negations and distincts
+// among them) by one literal over a new static relation that holds their
+// join, computed once at start-up: a rule then reads one precomputed table
+// instead of joining static tables in every state, and the function terms
+// built from its variables become auxiliary columns.
+func (gen *generator) staticPrefix(r *gdl.Rule, lits []*gdl.Literal) ([]*gdl.Literal, error) {
+	isStatic := func(name gdl.Symbol) bool {
+		if name == gdl.SymTrue || name == gdl.SymDoes {
+			return false
+		}
+		rel := gen.rels[name]
+		return rel != nil && rel.scope == rtStatic
+	}
+	bound := map[gdl.Symbol]bool{}
+	n, joins := 0, 0
+	for _, l := range lits {
+		ok := false
+		switch l.Kind {
+		case gdl.LitAtom:
+			ok = isStatic(l.Atom.Name)
+		case gdl.LitNot, gdl.LitDistinct:
+			ok = l.Kind == gdl.LitDistinct || isStatic(l.Atom.Name)
+			for _, v := range l.Vars(nil) {
+				if !bound[v] {
+					ok = false
+				}
+			}
+		}
+		if !ok {
+			break
+		}
+		if l.Kind == gdl.LitAtom {
+			joins++
+			for _, v := range l.Vars(nil) {
+				bound[v] = true
+			}
+		}
+		n++
+	}
+	if joins < 2 {
+		return lits, nil
+	}
+	// the prefix's variables that the rest of the rule uses, in order
+	used := map[gdl.Symbol]bool{}
+	for _, v := range r.Head.Vars(nil) {
+		used[v] = true
+	}
+	for _, l := range lits[n:] {
+		for _, v := range l.Vars(nil) {
+			used[v] = true
+		}
+	}
+	var args []*gdl.Term
+	for _, l := range lits[:n] {
+		for _, v := range l.Vars(nil) {
+			if used[v] && bound[v] {
+				args = append(args, gdl.NewVar(v))
+				delete(used, v)
+			}
+		}
+	}
+	body := append([]*gdl.Literal(nil), lits[:n]...)
+	key := (&gdl.Rule{Head: gdl.NewFunc(gdl.NoSymbol, args...), Body: body}).String()
+	sym, ok := gen.prefixes[key]
+	if !ok {
+		sym = gdl.Intern(fmt.Sprintf("static prefix %d", len(gen.prefixes)))
+		gen.prefixes[key] = sym
+		head := gdl.NewFunc(sym, args...)
+		if len(args) == 0 {
+			head = gdl.NewConst(sym)
+		}
+		rel := gen.newRel(len(args), rtStatic, sym)
+		gen.rels[sym] = rel
+		u := &gunit{id: len(gen.units), scope: rtStatic, rels: []*grel{rel}, syms: []gdl.Symbol{sym}}
+		gen.units = append(gen.units, u)
+		gen.unitOf[sym] = u
+		gen.curStatic = true
+		fn, err := gen.compileRule(&gdl.Rule{Head: head, Body: body, Pos: r.Pos}, -1)
+		gen.curStatic = false
+		if err != nil {
+			return nil, err
+		}
+		u.groups = []*ggroup{{heads: []*grel{rel}, base: []string{fn}}}
+		gen.emitUnit(u)
+	}
+	atom := gdl.NewFunc(sym, args...)
+	if len(args) == 0 {
+		atom = gdl.NewConst(sym)
+	}
+	return append([]*gdl.Literal{{Kind: gdl.LitAtom, Atom: atom}}, lits[n:]...), nil
+}
+
+// stripLabels removes the label placeholders that no continue uses.
+func stripLabels(s string) string {
+	for {
+		i := strings.IndexByte(s, 0)
+		if i < 0 {
+			return s
+		}
+		j := strings.IndexByte(s[i+1:], 0)
+		s = s[:i] + s[i+1+j+1:]
+	}
+}
+
+func (em *emitter) headBound() bool {
+	for _, v := range em.rule.Head.Vars(nil) {
+		if _, ok := em.rv.bound[v]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (em *emitter) innermost() string {
+	if len(em.loops) == 0 {
+		return ""
+	}
+	return em.loops[len(em.loops)-1]
+}
+
+// openLoop writes a loop header with a label placeholder.
+func (em *emitter) openLoop(header string) {
+	lbl := fmt.Sprintf("L%d", len(em.loops)+1)
+	em.b.WriteString(strings.Repeat("\t", em.depth+1))
+	em.b.WriteString("\x00" + lbl + "\x00")
+	em.b.WriteString(header + " {\n")
+	em.loops = append(em.loops, lbl)
+	em.depth++
+}
+
+func (em *emitter) openIf(cond string) {
+	em.line("if %s {", cond)
+	em.depth++
+}
+
+func (em *emitter) close(loop bool) {
+	em.depth--
+	em.line("}")
+	if loop {
+		em.loops = em.loops[:len(em.loops)-1]
+	}
+}
+
+// expr writes a bound term as a Go expression; intern says whether a
+// function term that does not exist is interned (heads, distinct) or
+// looked up as -1 (questions: no relation holds a term never made).
+func (em *emitter) expr(t *gdl.Term, intern bool) string {
+	switch t.Kind {
+	case gdl.Var:
+		v, ok := em.rv.bound[t.Name]
+		if !ok {
+			panic("compiled: unbound variable " + t.Name.Name())
+		}
+		return v
+	case gdl.Const:
+		return strconv.Itoa(int(em.gen.termID(t)))
+	}
+	if len(t.Args) == 0 || t.IsGround() {
+		return strconv.Itoa(int(em.gen.termID(t)))
+	}
+	if v, ok := em.rv.whole[t.String()]; ok {
+		return v
+	}
+	if a, ok := em.auxExpr(t); ok {
+		return a
+	}
+	fk := em.gen.functor(t.Name, len(t.Args))
+	args := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		args[i] = em.expr(a, intern)
+	}
+	op := "Lookup"
+	if intern {
+		op = "Intern"
+	}
+	if len(args) <= 3 {
+		return fmt.Sprintf("S.%s%d(%d, %s)", op, len(args), fk, strings.Join(args, ", "))
+	}
+	return fmt.Sprintf("S.%sN(%d, []int32{%s})", op, fk, strings.Join(args, ", "))
+}
+
+// auxExpr returns the auxiliary column holding function term t for the
+// current row of a static relation, when every variable of t was read from
+// that row: the term's id is then computed once per row, after the static
+// units, instead of being looked up in every state.
+func (em *emitter) auxExpr(t *gdl.Term) (string, bool) {
+	vars := t.Vars(nil)
+	if len(vars) == 0 {
+		return "", false
+	}
+	first, ok := em.rowVars[vars[0]]
+	if !ok {
+		return "", false
+	}
+	for _, v := range vars[1:] {
+		if rv, ok := em.rowVars[v]; !ok || rv.scan != first.scan {
+			return "", false
+		}
+	}
+	var build func(t *gdl.Term) string
+	build = func(t *gdl.Term) string {
+		switch {
+		case t.Kind == gdl.Var:
+			return fmt.Sprintf("t[%d]", em.rowVars[t.Name].col)
+		case t.Kind == gdl.Const || len(t.Args) == 0 || t.IsGround():
+			return strconv.Itoa(int(em.gen.termID(t)))
+		}
+		args := make([]string, len(t.Args))
+		for i, a := range t.Args {
+			args[i] = build(a)
+		}
+		fk := em.gen.functor(t.Name, len(t.Args))
+		if len(args) <= 3 {
+			return fmt.Sprintf("S.Intern%d(%d, %s)", len(args), fk, strings.Join(args, ", "))
+		}
+		return fmt.Sprintf("S.InternN(%d, []int32{%s})", fk, strings.Join(args, ", "))
+	}
+	r := first.rel
+	code := build(t)
+	key := fmt.Sprintf("%d:%s", r.id, code)
+	name, ok := em.gen.aux[key]
+	if !ok {
+		name = fmt.Sprintf("A%d", len(em.gen.aux))
+		em.gen.aux[key] = name
+		fn := "init" + name
+		em.gen.auxFns = append(em.gen.auxFns, fn+"()")
+		fmt.Fprintf(&em.gen.auxCode, "var %s []int32\n\nfunc %s() {\n\t%s = make([]int32, R%d.N)\n\tfor row := int32(0); row < R%d.N; row++ {\n\t\tt := R%d.Data[row*%d : row*%d+%d]\n\t\t_ = t\n\t\t%s[row] = %s\n\t}\n}\n\n",
+			name, fn, name, r.id, r.id, r.id, r.width, r.width, r.width, name, code)
+	}
+	return fmt.Sprintf("%s[%s]", name, first.row), true
+}
+
+// match writes the checks and bindings of value val against term t; a
+// failure continues the innermost loop.
+func (em *emitter) match(val string, t *gdl.Term) {
+	switch t.Kind {
+	case gdl.Var:
+		if v, ok := em.rv.bound[t.Name]; ok {
+			em.line("if %s != %s {", val, v)
+			em.line("\tcontinue")
+			em.line("}")
+			return
+		}
+		v := em.rv.newVar("v")
+		em.rv.bound[t.Name] = v
+		em.line("%s = %s", v, val)
+		return
+	}
+	if t.Kind == gdl.Const || len(t.Args) == 0 || t.IsGround() || em.rv.whole[t.String()] != "" {
+		em.line("if %s != %s {", val, em.expr(t, false))
+		em.line("\tcontinue")
+		em.line("}")
+		return
+	}
+	fk := em.gen.functor(t.Name, len(t.Args))
+	m := em.rv.newVar("m")
+	o := em.rv.newVar("o")
+	em.line("%s = %s", m, val)
+	em.line("if S.Fk[%s] != %d {", m, fk)
+	em.line("\tcontinue")
+	em.line("}")
+	em.line("%s = S.Off[%s]", o, m)
+	for i, a := range t.Args {
+		em.match(fmt.Sprintf("S.Args[%s+%d]", o, i), a)
+	}
+}
+
+func (em *emitter) tuple(ts []*gdl.Term, intern bool) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = em.expr(t, intern)
+	}
+	return out
+}
+
+func callN(recv, op string, args []string) string {
+	if len(args) <= 3 {
+		return fmt.Sprintf("%s.%s%d(%s)", recv, op, len(args), strings.Join(args, ", "))
+	}
+	return fmt.Sprintf("%s.%sN([]int32{%s})", recv, op, strings.Join(args, ", "))
+}
+
+// lits writes literals i.. and the head, nested.
+func (em *emitter) lits(lits []*gdl.Literal, i int) {
+	if !em.hgSet && em.headBound() {
+		em.hgSet = true
+		em.hgLoop = em.innermost()
+	}
+	if i == len(lits) {
+		em.emitHead()
+		return
+	}
+	l := lits[i]
+	switch l.Kind {
+	case gdl.LitDistinct:
+		em.openIf(fmt.Sprintf("%s != %s", em.expr(l.Left, true), em.expr(l.Right, true)))
+		em.lits(lits, i+1)
+		em.close(false)
+		return
+	case gdl.LitNot:
+		a := l.Atom
+		if a.Name == gdl.SymTrue {
+			em.openIf(fmt.Sprintf("!E.Holds(%s)", em.expr(a.Args[0], false)))
+		} else {
+			r := em.gen.rels[a.Name]
+			if r.width == 0 {
+				em.openIf(fmt.Sprintf("R%d.N == 0", r.id))
+			} else {
+				em.openIf("!" + callN(fmt.Sprintf("R%d", r.id), "Has", em.tuple(a.Args, false)))
+			}
+		}
+		em.lits(lits, i+1)
+		em.close(false)
+		return
+	}
+	a := l.Atom
+	if a.Name == gdl.SymTrue {
+		x := a.Args[0]
+		switch {
+		case em.rv.ground(x):
+			em.openIf(fmt.Sprintf("E.Holds(%s)", em.expr(x, false)))
+			em.lits(lits, i+1)
+			em.close(false)
+			return
+		case x.Kind == gdl.Var:
+			v := em.rv.newVar("v")
+			f := fmt.Sprintf("f%d", len(em.loops)+1)
+			em.openLoop(fmt.Sprintf("for _, %s := range E.Facts", f))
+			em.line("%s = %s", v, f)
+			em.rv.bound[x.Name] = v
+			em.lits(lits, i+1)
+			em.close(true)
+			return
+		}
+	}
+	r, cols := em.gen.litRel(a)
+	delta := i == em.delta
+	var keyCols []int
+	var keys []string
+	for c, t := range cols {
+		if em.rv.ground(t) {
+			keyCols = append(keyCols, c)
+			keys = append(keys, em.expr(t, false))
+		}
+	}
+	rn := fmt.Sprintf("R%d", r.id)
+	if len(keyCols) > 0 && len(keyCols) < len(cols) && r.scope != rtStatic {
+		// a small relation is scanned rather than indexed: an index is
+		// rebuilt in every state it is used in
+		if est, _ := em.gen.estimate(r); est <= smallRel {
+			keyCols, keys = nil, nil
+		}
+	}
+	if len(keyCols) == len(cols) && !delta {
+		if r.width == 0 {
+			em.openIf(rn + ".N > 0")
+		} else {
+			em.openIf(callN(rn, "Has", keys))
+		}
+		em.lits(lits, i+1)
+		em.close(false)
+		return
+	}
+	n := len(em.loops) + 1
+	row := fmt.Sprintf("row%d", n)
+	if len(keyCols) > 0 {
+		ix := fmt.Sprintf("X%d_%d", r.id, r.index(keyCols))
+		var find string
+		switch len(keys) {
+		case 1:
+			find = fmt.Sprintf("%s.Find1(%s, %s)", ix, rn, keys[0])
+		case 2, 3, 4:
+			find = fmt.Sprintf("%s.Find%d(%s, %s)", ix, len(keys), rn, strings.Join(keys, ", "))
+		default:
+			find = fmt.Sprintf("%s.FindN(%s, []int32{%s})", ix, rn, strings.Join(keys, ", "))
+		}
+		em.openLoop(fmt.Sprintf("for %s := %s; %s >= 0; %s = %s.Next[%s]", row, find, row, row, ix, row))
+		if delta {
+			em.line("if %s >= %s.Dhi {", row, rn)
+			em.line("\tcontinue")
+			em.line("}")
+			em.line("if %s < %s.Dlo {", row, rn)
+			em.line("\tbreak")
+			em.line("}")
+		}
+	} else {
+		lo, hi := "int32(0)", rn+".N"
+		if delta {
+			lo, hi = rn+".Dlo", rn+".Dhi"
+		}
+		em.openLoop(fmt.Sprintf("for %s, hi%d := %s, %s; %s < hi%d; %s++", row, n, lo, hi, row, n, row))
+	}
+	w := r.width
+	needWhole := a.Name == gdl.SymTrue && em.rv.whole[a.Args[0].String()] == ""
+	if len(keyCols) < len(cols) || needWhole {
+		t := fmt.Sprintf("t%d", n)
+		em.line("%s := %s.Data[%s*%d : %s*%d+%d]", t, rn, row, w, row, w, w)
+		isKey := make([]bool, len(cols))
+		for _, c := range keyCols {
+			isKey[c] = true
+		}
+		for c, term := range cols {
+			if isKey[c] {
+				continue
+			}
+			_, wasBound := em.rv.bound[term.Name]
+			em.match(fmt.Sprintf("%s[%d]", t, c), term)
+			if term.Kind == gdl.Var && !wasBound && r.scope == rtStatic && r.sym != gdl.NoSymbol && !em.gen.curStatic {
+				em.rowVars[term.Name] = rowVar{scan: n, col: c, rel: r, row: row}
+			}
+		}
+		if needWhole {
+			v := em.rv.newVar("w")
+			em.line("%s = %s[%d]", v, t, w-1)
+			em.rv.whole[a.Args[0].String()] = v
+		}
+	}
+	em.lits(lits, i+1)
+	em.close(true)
+}
+
+func (em *emitter) emitHead() {
+	h := em.rule.Head
+	rn := fmt.Sprintf("R%d", em.head.id)
+	if em.head.width == 0 {
+		em.line("%s.Add0()", rn)
+	} else {
+		em.line("%s", callN(rn, "Add", em.tuple(h.Args, true)))
+	}
+	if em.hgSet {
+		if em.hgLoop == "" {
+			em.line("return")
+		} else {
+			em.used[em.hgLoop] = true
+			em.line("continue %s", em.hgLoop)
+		}
+	}
+}
+
+// emitProgram writes main.go, the rule files and the data.
+func (gen *generator) emitProgram(version, rulesSHA string) (*generated, error) {
+	var m strings.Builder
+	m.WriteString("// Code generated by gdlperf's compiled prover. DO NOT EDIT.\n\npackage main\n\nimport (\n\t_ \"embed\"\n\n\t\"gdlprog/rt\"\n)\n\n")
+	m.WriteString("//go:embed game.bin\nvar data []byte\n\nvar S = rt.NewStore()\nvar E = rt.NewEngine(S)\n\n")
+	for _, r := range gen.relList {
+		fmt.Fprintf(&m, "var R%d = rt.NewRel(%d)\n", r.id, r.width)
+		for i, cols := range r.ixs {
+			cs := make([]string, len(cols))
+			for j, c := range cols {
+				cs[j] = strconv.Itoa(c)
+			}
+			fmt.Fprintf(&m, "var X%d_%d = R%d.AddIndex(%s)\n", r.id, i, r.id, strings.Join(cs, ", "))
+		}
+	}
+	m.WriteString("\nfunc main() {\n")
+	fmt.Fprintf(&m, "\tE.Version = %s\n\tE.RulesSHA = %s\n\tE.Data = data\n", strconv.Quote(version), strconv.Quote(rulesSHA))
+	m.WriteString("\tE.Rels = []*rt.Rel{")
+	for i, r := range gen.relList {
+		if i > 0 {
+			m.WriteString(", ")
+		}
+		fmt.Fprintf(&m, "R%d", r.id)
+	}
+	m.WriteString("}\n")
+	fmt.Fprintf(&m, "\tE.TrueRel = make([]*rt.Rel, %d)\n", len(gen.fks)+1)
+	fks := make([]int, 0, len(gen.trueRel))
+	for fk := range gen.trueRel {
+		fks = append(fks, int(fk))
+	}
+	sort.Ints(fks)
+	for _, fk := range fks {
+		fmt.Fprintf(&m, "\tE.TrueRel[%d] = R%d\n", fk, gen.trueRel[int32(fk)].id)
+	}
+	fmt.Fprintf(&m, "\tE.Does = R%d\n", gen.does.id)
+	roles := make([]string, len(gen.roles))
+	for i, r := range gen.roles {
+		roles[i] = strconv.Itoa(int(r))
+	}
+	fmt.Fprintf(&m, "\tE.Roles = []int32{%s}\n", strings.Join(roles, ", "))
+	fmt.Fprintf(&m, "\tE.InitRel, E.LegalRel, E.NextRel, E.GoalRel, E.TermRel = R%d, R%d, R%d, R%d, R%d\n",
+		gen.rels[gdl.SymInit].id, gen.rels[gdl.SymLegal].id, gen.rels[gdl.SymNext].id, gen.rels[gdl.SymGoal].id, gen.rels[gdl.SymTerminal].id)
+	fmt.Fprintf(&m, "\tE.LegalIx, E.GoalIx = X%d_%d, X%d_%d\n", gen.rels[gdl.SymLegal].id, gen.rels[gdl.SymLegal].index([]int{0}), gen.rels[gdl.SymGoal].id, gen.rels[gdl.SymGoal].index([]int{0}))
+	for _, u := range gen.units {
+		rels := make([]string, len(u.rels))
+		for i, r := range u.rels {
+			rels[i] = fmt.Sprintf("R%d", r.id)
+		}
+		fmt.Fprintf(&m, "\tU%d := &rt.Unit{Scope: %d, Rels: []*rt.Rel{%s}, Run: u%d}\n", u.id, u.scope, strings.Join(rels, ", "), u.id)
+	}
+	list := func(us []*gunit) string {
+		s := make([]string, len(us))
+		for i, u := range us {
+			s[i] = fmt.Sprintf("U%d", u.id)
+		}
+		return "[]*rt.Unit{" + strings.Join(s, ", ") + "}"
+	}
+	fmt.Fprintf(&m, "\tE.Units = %s\n", list(gen.units))
+	fmt.Fprintf(&m, "\tE.QInit = %s\n\tE.QTerminal = %s\n\tE.QLegal = %s\n\tE.QNext = %s\n\tE.QGoal = %s\n",
+		list(gen.closure(gdl.SymInit)), list(gen.closure(gdl.SymTerminal)), list(gen.closure(gdl.SymLegal)), list(gen.closure(gdl.SymNext)), list(gen.closure(gdl.SymGoal)))
+	m.WriteString("\tE.AfterLoad = initAux\n\trt.Main(E)\n}\n")
+
+	files := map[string][]byte{"main.go": []byte(m.String())}
+	// rule files of bounded size, split between functions
+	code := gen.code.String()
+	total := len(m.String())
+	n := 0
+	for len(code) > 0 {
+		cut := len(code)
+		if cut > maxFileBytes {
+			cut = strings.Index(code[maxFileBytes:], "\n\nfunc ")
+			if cut < 0 {
+				cut = len(code)
+			} else {
+				cut += maxFileBytes + 2
+			}
+		}
+		src := "// Code generated by gdlperf's compiled prover. DO NOT EDIT.\n\npackage main\n\n" + code[:cut]
+		files[fmt.Sprintf("rules%d.go", n)] = []byte(src)
+		total += len(src)
+		code = code[cut:]
+		n++
+	}
+	if total > maxSourceBytes {
+		return nil, engines.Errorf(engines.ResourceLimit, "the game's generated source is %d bytes, over the budget of %d (%d rules, %d rule bodies)", total, maxSourceBytes, len(gen.g.Rules), gen.plans)
+	}
+	data := gen.data()
+	if len(data) > maxDataBytes {
+		return nil, engines.Errorf(engines.ResourceLimit, "the game's data is %d bytes, over the budget of %d", len(data), maxDataBytes)
+	}
+	files["game.bin"] = data
+	return &generated{files: files, stats: fmt.Sprintf("%d rules, %d rule bodies, %d relations, %d bytes of source", len(gen.g.Rules), gen.plans, len(gen.relList), total)}, nil
+}
+
+func (gen *generator) data() []byte {
+	b := []byte("GDLC1")
+	v := func(x int) { b = binary.AppendVarint(b, int64(x)) }
+	v(len(gen.names))
+	for _, n := range gen.names {
+		v(len(n))
+		b = append(b, n...)
+	}
+	v(len(gen.fks))
+	for _, k := range gen.fks {
+		v(int(gen.nameID[k.name]))
+		v(k.arity)
+	}
+	v(len(gen.groundL))
+	for _, t := range gen.groundL {
+		for _, x := range t {
+			v(int(x))
+		}
+	}
+	v(gen.nfacts)
+	for _, x := range gen.facts {
+		v(int(x))
+	}
+	return b
+}

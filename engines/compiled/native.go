@@ -1,0 +1,248 @@
+package compiled
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+)
+
+// buildTimeout bounds one go build.
+const buildTimeout = 5 * time.Minute
+
+// The files of a cache entry.
+const (
+	progName   = "prog"
+	markerName = "ok" // written last: the size and sha256 of prog
+)
+
+// Native prepares the compiled program of a game whose rulesheet is rules:
+// a cache hit, or code generation and a build.
+func Native(g *gdl.Game, rules []byte) (*engines.NativeProgram, error) {
+	sum := sha256.Sum256(rules)
+	return prepare(g, hex.EncodeToString(sum[:]))
+}
+
+// canonicalSHA is the key of a game known only as loaded: the sha256 of its
+// cleaned rules printed canonically, one a line.
+func canonicalSHA(g *gdl.Game) string {
+	h := sha256.New()
+	for _, r := range g.Rules {
+		io.WriteString(h, r.String())
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// cacheRoot is $GDLPERF_CACHE, or the user's cache folder + /gdlperf.
+func cacheRoot() (string, error) {
+	if d := os.Getenv("GDLPERF_CACHE"); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("compiled: no cache folder (set GDLPERF_CACHE): %w", err)
+	}
+	return filepath.Join(d, "gdlperf"), nil
+}
+
+// goTool finds the Go toolchain: $GDLPERF_GO, go on PATH, or the one this
+// binary was built with.
+func goTool() (string, error) {
+	if p := os.Getenv("GDLPERF_GO"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", engines.Errorf(engines.UnsupportedErr, "compiled: the Go toolchain GDLPERF_GO=%s is missing: %v", p, err)
+		}
+		return p, nil
+	}
+	if p, err := exec.LookPath("go"); err == nil {
+		return p, nil
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	return "", engines.Errorf(engines.UnsupportedErr, "compiled: no Go toolchain: set GDLPERF_GO or put go on PATH")
+}
+
+// entryValid reports whether dir holds a complete program: its marker
+// names the size and sha256 of the binary, which are checked.
+func entryValid(dir string) bool {
+	m, err := os.ReadFile(filepath.Join(dir, markerName))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(m))
+	if len(f) != 2 {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, progName))
+	if err != nil || strconv.Itoa(len(b)) != f[0] {
+		return false
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]) == f[1]
+}
+
+// prepare returns the program of g under key sha, building it when the
+// cache has no valid entry. Builders of one key take a lock file, so two
+// processes never build into the same entry; a build happens in a
+// temporary folder renamed into place with its marker written last.
+func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
+	root, err := cacheRoot()
+	if err != nil {
+		return nil, err
+	}
+	parent := filepath.Join(root, "compiled", Version)
+	dir := filepath.Join(parent, sha)
+	hit := func() *engines.NativeProgram {
+		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[string]int64{"codegenMilliseconds": 0, "buildMilliseconds": 0}}
+	}
+	if entryValid(dir) {
+		return hit(), nil
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("compiled: the cache folder %s is not writable: %w", parent, err)
+	}
+	lock, err := os.OpenFile(filepath.Join(parent, sha+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("compiled: the cache folder %s is not writable: %w", parent, err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return nil, fmt.Errorf("compiled: locking %s: %w", lock.Name(), err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	if entryValid(dir) {
+		return hit(), nil // another builder finished it
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("compiled: removing the broken cache entry %s: %w", dir, err)
+	}
+	goBin, err := goTool()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	out, err := generate(g, Version, sha)
+	if err != nil {
+		return nil, err
+	}
+	codegen := time.Since(start)
+	tmp, err := os.MkdirTemp(parent, "."+sha[:16]+"-build-")
+	if err != nil {
+		return nil, fmt.Errorf("compiled: the cache folder %s is not writable: %w", parent, err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := writeSources(tmp, out); err != nil {
+		return nil, fmt.Errorf("compiled: writing the program's source: %w", err)
+	}
+	codegen = time.Since(start)
+	bstart := time.Now()
+	if err := goBuild(goBin, tmp, root); err != nil {
+		return nil, err
+	}
+	build := time.Since(bstart)
+	b, err := os.ReadFile(filepath.Join(tmp, progName))
+	if err != nil {
+		return nil, fmt.Errorf("compiled: the build made no program: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	if err := os.WriteFile(filepath.Join(tmp, markerName), []byte(fmt.Sprintf("%d %s\n", len(b), hex.EncodeToString(sum[:]))), 0o644); err != nil {
+		return nil, fmt.Errorf("compiled: the cache folder %s is not writable: %w", parent, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, fmt.Errorf("compiled: moving the build into the cache: %w", err)
+	}
+	return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[string]int64{
+		"codegenMilliseconds": codegen.Milliseconds(),
+		"buildMilliseconds":   build.Milliseconds(),
+	}}, nil
+}
+
+// writeSources writes the generated files, the runtime (package rt) and
+// go.mod into dir.
+func writeSources(dir string, out *generated) error {
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module gdlprog\n\ngo 1.22\n"), 0o644); err != nil {
+		return err
+	}
+	for name, b := range out.files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "rt"), 0o755); err != nil {
+		return err
+	}
+	names, err := fs.Glob(source, "rt/*.go")
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		b, err := source.ReadFile(n)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// goBuild runs go build in dir with a clean environment and a time limit.
+func goBuild(goBin, dir, root string) error {
+	env := []string{"GOWORK=off", "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOPROXY=off", "GO111MODULE=on"}
+	for _, k := range []string{"PATH", "HOME", "GOCACHE", "TMPDIR", "XDG_CACHE_HOME", "GOPATH", "GOMODCACHE"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	if os.Getenv("GOCACHE") == "" && os.Getenv("HOME") == "" && os.Getenv("XDG_CACHE_HOME") == "" {
+		env = append(env, "GOCACHE="+filepath.Join(root, "gocache"))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", progName, ".")
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var buf bytes.Buffer
+	cmd.Stdout = &buf
+	cmd.Stderr = &buf
+	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		return engines.Errorf(engines.ResourceLimit, "compiled: go build took over %s", buildTimeout)
+	}
+	if err != nil {
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		if len(lines) > 12 {
+			lines = append(lines[:12], "...")
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return engines.Errorf(engines.UnsupportedErr, "compiled: running %s: %v", goBin, err)
+		}
+		return engines.Errorf(engines.UnsupportedErr, "compiled: go build failed: %s", strings.Join(lines, "\n"))
+	}
+	return nil
+}

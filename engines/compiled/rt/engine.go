@@ -1,0 +1,409 @@
+package rt
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrorKind classifies game errors, as engines.ErrorKind does.
+type ErrorKind string
+
+// The kinds of game errors (the same texts as package engines).
+const (
+	NoLegalMove    ErrorKind = "no-legal-move"
+	GoalCount      ErrorKind = "goal-count"
+	GoalValue      ErrorKind = "goal-value"
+	NonGround      ErrorKind = "non-ground"
+	BadMove        ErrorKind = "bad-move"
+	ResourceLimit  ErrorKind = "resource-limit"
+	UnsupportedErr ErrorKind = "unsupported"
+)
+
+// GameError is a failure of the game's rules found while playing it.
+type GameError struct {
+	Kind ErrorKind
+	Msg  string
+}
+
+func (e *GameError) Error() string { return string(e.Kind) + ": " + e.Msg }
+
+// Errorf returns a *GameError.
+func Errorf(kind ErrorKind, format string, args ...any) *GameError {
+	return &GameError{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Fail stops the evaluation with a game error; the question that runs it
+// returns the error.
+func Fail(kind ErrorKind, format string, args ...any) {
+	panic(Errorf(kind, format, args...))
+}
+
+// guard turns a Fail into an error; questions defer it.
+func (e *Engine) guard(err *error) {
+	if r := recover(); r != nil {
+		ge, ok := r.(*GameError)
+		if !ok {
+			panic(r)
+		}
+		*err = ge
+		// the relations are half computed: forget them
+		e.cur = nil
+		e.stateGen++
+		e.moveGen++
+		e.movesValid = false
+	}
+}
+
+// Scopes of units: computed once, once per state, once per joint move.
+const (
+	Static uint8 = iota
+	PerState
+	PerMove
+)
+
+// Unit is a strongly connected component of the relation graph, evaluated
+// as a whole by Run after its relations are cleared.
+type Unit struct {
+	Scope uint8
+	Rels  []*Rel
+	Run   func()
+	stamp uint64
+}
+
+// State is a set of facts: the ids of the terms x of (true x).
+type State struct {
+	Facts []int32
+}
+
+// Engine answers the questions of one compiled game.
+type Engine struct {
+	Version  string // the engine version baked in at generation
+	RulesSHA string // sha256 (hex) of the rules the program was built for
+	Data     []byte // the game's data: names, ground terms, facts
+
+	S       *Store
+	Rels    []*Rel // in the order of the data's facts
+	TrueRel []*Rel // per functor: the relation of its true facts, or nil
+	Does    *Rel
+	Roles   []int32 // term ids of the roles
+
+	InitRel, LegalRel, NextRel, GoalRel, TermRel *Rel
+	LegalIx, GoalIx                              *Index
+
+	Units []*Unit
+	// AfterLoad runs once the static units are computed.
+	AfterLoad                              func()
+	QInit, QTerminal, QLegal, QNext, QGoal []*Unit
+
+	mark       []uint32
+	stamp      uint32
+	cur        *State
+	Facts      []int32 // the current state's facts
+	stateGen   uint64
+	moveGen    uint64
+	joint      []int32
+	movesValid bool
+	moves      [][]int32
+	tup        []int32
+	empty      *State
+	slab       []int32 // states' facts are cut from it
+}
+
+// NewEngine returns an engine over the store s; the generated code fills
+// in the rest before calling Load.
+func NewEngine(s *Store) *Engine { return &Engine{S: s, stateGen: 2, moveGen: 2} }
+
+// Load reads the game's data into the store and relations and computes the
+// static units.
+func (e *Engine) Load() (err error) {
+	defer e.guard(&err)
+	d := e.Data
+	pos := 0
+	next := func() int64 {
+		v, n := binary.Varint(d[pos:])
+		if n <= 0 {
+			panic(Errorf(UnsupportedErr, "the program's game data is corrupt at byte %d", pos))
+		}
+		pos += n
+		return v
+	}
+	if string(d[:5]) != "GDLC1" {
+		return Errorf(UnsupportedErr, "the program's game data has a bad header")
+	}
+	pos = 5
+	nc := int(next())
+	for range nc {
+		l := int(next())
+		e.S.AddConst(string(d[pos : pos+l]))
+		pos += l
+	}
+	nf := int(next())
+	e.S.AddFunctor(-1, 0)
+	for range nf {
+		name := int32(next())
+		e.S.AddFunctor(name, int32(next()))
+	}
+	ng := int(next())
+	var args []int32
+	for i := range ng {
+		fk := int32(next())
+		args = args[:0]
+		for range e.S.FnArity[fk] {
+			args = append(args, int32(next()))
+		}
+		if id := e.S.InternN(fk, args); int(id) != nc+i {
+			return Errorf(UnsupportedErr, "the program's game data interns term %d as %d", nc+i, id)
+		}
+	}
+	nfacts := int(next())
+	for range nfacts {
+		r := e.Rels[next()]
+		if r.W == 0 {
+			r.Base = []int32{}
+			continue
+		}
+		for range r.W {
+			r.Base = append(r.Base, int32(next()))
+		}
+	}
+	if pos != len(d) {
+		return Errorf(UnsupportedErr, "the program's game data has %d bytes too many", len(d)-pos)
+	}
+	e.moves = make([][]int32, len(e.Roles))
+	e.empty = &State{}
+	w := 2
+	for _, r := range e.Rels {
+		w = max(w, int(r.W))
+	}
+	e.tup = make([]int32, w+1)
+	staticDeadline = time.Now().Add(staticBudget)
+	defer func() { staticDeadline = time.Time{} }()
+	for _, u := range e.Units {
+		if u.Scope == Static {
+			e.evalUnit(u)
+			u.stamp = 1
+		}
+	}
+	if e.AfterLoad != nil {
+		e.AfterLoad()
+	}
+	return nil
+}
+
+func (e *Engine) evalUnit(u *Unit) {
+	for _, r := range u.Rels {
+		r.Clear()
+	}
+	u.Run()
+}
+
+func (e *Engine) ensure(units []*Unit) {
+	for _, u := range units {
+		g := e.stateGen
+		switch u.Scope {
+		case Static:
+			g = 1
+		case PerMove:
+			g = e.moveGen
+		}
+		if u.stamp == g {
+			continue
+		}
+		e.evalUnit(u)
+		u.stamp = g
+	}
+}
+
+// Holds reports whether term x is a fact of the current state (false for
+// -1, a term that does not exist).
+func (e *Engine) Holds(x int32) bool {
+	return uint32(x) < uint32(len(e.mark)) && e.mark[x] == e.stamp
+}
+
+// SetState makes s the current state.
+func (e *Engine) SetState(s *State) {
+	if s == e.cur {
+		return
+	}
+	e.cur = s
+	e.Facts = s.Facts
+	e.stateGen++
+	e.moveGen++
+	e.movesValid = false
+	e.stamp++
+	if e.stamp == 0 {
+		clear(e.mark)
+		e.stamp = 1
+	}
+	if n := e.S.Size(); len(e.mark) < n {
+		e.mark = append(e.mark, make([]uint32, n-len(e.mark)+n/2)...)
+	}
+	for _, r := range e.TrueRel {
+		if r != nil && r.N > 0 {
+			r.Reset()
+		}
+	}
+	st := e.S
+	for _, f := range s.Facts {
+		e.mark[f] = e.stamp
+		fk := st.Fk[f]
+		if r := e.TrueRel[fk]; r != nil {
+			t := append(e.tup[:0], st.ArgsOf(f)...)
+			r.Push(append(t, f))
+		}
+	}
+}
+
+func (e *Engine) setMoves(joint []int32) {
+	if e.movesValid && len(joint) == len(e.joint) {
+		same := true
+		for i, mv := range joint {
+			if mv != e.joint[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return
+		}
+	}
+	e.movesValid = true
+	e.moveGen++
+	e.joint = append(e.joint[:0], joint...)
+	e.Does.Clear()
+	for i, mv := range joint {
+		e.Does.Add2(e.Roles[i], mv)
+	}
+}
+
+// Initial returns the initial state.
+func (e *Engine) Initial() (s *State, err error) {
+	defer e.guard(&err)
+	e.SetState(e.empty)
+	e.ensure(e.QInit)
+	return e.newState(e.InitRel), nil
+}
+
+func (e *Engine) newState(r *Rel) *State {
+	n := int(r.N)
+	if n > len(e.slab) {
+		e.slab = make([]int32, max(4096, n))
+	}
+	facts := e.slab[:n:n]
+	e.slab = e.slab[n:]
+	copy(facts, r.Data[:n])
+	return &State{Facts: facts}
+}
+
+// Terminal reports whether s is terminal.
+func (e *Engine) Terminal(s *State) (term bool, err error) {
+	defer e.guard(&err)
+	e.SetState(s)
+	e.ensure(e.QTerminal)
+	return e.TermRel.N > 0, nil
+}
+
+// Legal returns the legal moves of role in s, in the engine's order; the
+// slice is reused by the next call for the same role.
+func (e *Engine) Legal(s *State, role int) (moves []int32, err error) {
+	defer e.guard(&err)
+	e.SetState(s)
+	e.ensure(e.QLegal)
+	moves = e.moves[role][:0]
+	r := e.LegalRel
+	for row := e.LegalIx.Find1(r, e.Roles[role]); row >= 0; row = e.LegalIx.Next[row] {
+		moves = append(moves, r.Data[2*row+1])
+	}
+	e.moves[role] = moves
+	if len(moves) == 0 {
+		return nil, Errorf(NoLegalMove, "role %s has no legal move in the state %s", e.S.Text(e.Roles[role]), e.StateText(s))
+	}
+	return moves, nil
+}
+
+// Next returns the state after the joint move.
+func (e *Engine) Next(s *State, joint []int32) (next *State, err error) {
+	if len(joint) != len(e.Roles) {
+		return nil, Errorf(BadMove, "a joint move needs %d moves, not %d", len(e.Roles), len(joint))
+	}
+	for i, mv := range joint {
+		if mv < 0 || int(mv) >= e.S.Size() {
+			return nil, Errorf(BadMove, "move %d of role %s is not a term of this game", mv, e.S.Text(e.Roles[i]))
+		}
+	}
+	defer e.guard(&err)
+	e.SetState(s)
+	e.setMoves(joint)
+	e.ensure(e.QNext)
+	return e.newState(e.NextRel), nil
+}
+
+// Goals returns each role's goal value in s.
+func (e *Engine) Goals(s *State) (goals []int, err error) {
+	defer e.guard(&err)
+	e.SetState(s)
+	e.ensure(e.QGoal)
+	goals = make([]int, len(e.Roles))
+	r := e.GoalRel
+	for i, role := range e.Roles {
+		var vals []int32
+		for row := e.GoalIx.Find1(r, role); row >= 0; row = e.GoalIx.Next[row] {
+			vals = append(vals, r.Data[2*row+1])
+		}
+		if len(vals) != 1 {
+			texts := make([]string, len(vals))
+			for j, v := range vals {
+				texts[j] = e.S.Text(v)
+			}
+			sort.Strings(texts)
+			return nil, Errorf(GoalCount, "role %s has %d goal values [%s] in the state %s; it needs exactly one", e.S.Text(role), len(vals), strings.Join(texts, " "), e.StateText(s))
+		}
+		text := e.S.Text(vals[0])
+		n, err := strconv.Atoi(text)
+		if err != nil {
+			return nil, Errorf(GoalValue, "role %s has the goal value %s, which is not an integer", e.S.Text(role), text)
+		}
+		goals[i] = n
+	}
+	return goals, nil
+}
+
+// StateFacts returns the facts of s, printed and sorted.
+func (e *Engine) StateFacts(s *State) []string {
+	out := make([]string, len(s.Facts))
+	for i, f := range s.Facts {
+		out[i] = e.S.Text(f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StateText prints at most 12 facts of s for messages.
+func (e *Engine) StateText(s *State) string {
+	facts := e.StateFacts(s)
+	if len(facts) > 12 {
+		facts = append(facts[:12:12], "...")
+	}
+	return "{" + strings.Join(facts, " ") + "}"
+}
+
+// RoleNames returns the roles' texts.
+func (e *Engine) RoleNames() []string {
+	out := make([]string, len(e.Roles))
+	for i, r := range e.Roles {
+		out[i] = e.S.Text(r)
+	}
+	return out
+}
+
+// asGameError reports whether err is a game error.
+func asGameError(err error) (*GameError, bool) {
+	var ge *GameError
+	ok := errors.As(err, &ge)
+	return ge, ok
+}

@@ -1,0 +1,566 @@
+package rt
+
+import "time"
+
+// Rel is a set of fixed-width tuples of term ids, stored row after row in
+// one flat slice (append only until cleared, so the rows a semi-naive round
+// added are a range). A hash set over all columns keeps it a set; indexes on
+// column subsets serve the joins that bind those columns.
+type Rel struct {
+	W     int32
+	N     int32
+	Data  []int32
+	set   []int32  // open addressing: row + 1
+	skeys []uint64 // per slot: the packed tuple of its row, or 0
+	smsk  uint32
+	Ix    []*Index
+	// Dlo and Dhi are the rows of the last semi-naive round.
+	Dlo, Dhi int32
+	// Base holds facts (W values each) added at every evaluation.
+	Base []int32
+	// direct: a width-1 relation is a set by term id (dmark[v] == dgen)
+	// rather than a hash set, while its ids stay under maxDirect
+	direct bool
+	dmark  []uint32
+	dgen   uint32
+}
+
+// Cells counts the values held by all relations; beyond MaxCells an add is
+// a resource-limit game error.
+var (
+	Cells    int64
+	MaxCells int64 = 40_000_000
+)
+
+// staticDeadline, when set, bounds the computation of the static
+// relations at start-up; ticks counts adds and interns between checks.
+var (
+	staticDeadline time.Time
+	staticBudget   = 20 * time.Second
+	ticks          uint32
+)
+
+func tick() {
+	ticks++
+	if ticks&0xffff == 0 && !staticDeadline.IsZero() && time.Now().After(staticDeadline) {
+		Fail(ResourceLimit, "the static relations took over %s to compute", staticBudget)
+	}
+}
+
+// NewRel returns an empty relation of width w.
+func NewRel(w int32) *Rel {
+	r := &Rel{W: w, direct: w == 1, dgen: 1}
+	if w > 0 {
+		r.set = make([]int32, 16)
+		r.skeys = make([]uint64, 16)
+		r.smsk = 15
+	}
+	return r
+}
+
+func hashTuple(t []int32) uint32 {
+	h := uint32(0x811C9DC5)
+	for _, v := range t {
+		h = mix(h, v)
+	}
+	return fin(h)
+}
+
+func (r *Rel) row(i int32) []int32 { return r.Data[i*r.W : i*r.W+r.W] }
+
+func eq(a, b []int32) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// packTuple packs at most four values, each under 1<<15, with a marker
+// bit, so that a packed key is never 0.
+func packTuple(t []int32) (uint64, bool) {
+	if len(t) > 4 {
+		return 0, false
+	}
+	k := uint64(1) << 63
+	for i, v := range t {
+		if uint32(v) >= 1<<15 {
+			return 0, false
+		}
+		k |= uint64(v) << (15 * i)
+	}
+	return k, true
+}
+
+// slot returns the set slot of tuple t and whether it holds t.
+func (r *Rel) slot(t []int32) (uint32, bool) {
+	if key, ok := packTuple(t); ok {
+		for i := hashKey(key) & r.smsk; ; i = (i + 1) & r.smsk {
+			if r.skeys[i] == key {
+				return i, true
+			}
+			if r.set[i] == 0 {
+				return i, false
+			}
+		}
+	}
+	for i := hashTuple(t) & r.smsk; ; i = (i + 1) & r.smsk {
+		e := r.set[i]
+		if e == 0 {
+			return i, false
+		}
+		if r.skeys[i] == 0 && eq(r.row(e-1), t) {
+			return i, true
+		}
+	}
+}
+
+// HasN reports whether the relation holds tuple t.
+func (r *Rel) HasN(t []int32) bool {
+	if r.W == 0 {
+		return r.N > 0
+	}
+	if r.direct {
+		v := t[0]
+		return uint32(v) < uint32(len(r.dmark)) && r.dmark[v] == r.dgen
+	}
+	_, ok := r.slot(t)
+	return ok
+}
+
+// Has1 is HasN for width 1.
+func (r *Rel) Has1(a int32) bool {
+	t := [1]int32{a}
+	return r.HasN(t[:])
+}
+
+// Has2 is HasN for width 2.
+func (r *Rel) Has2(a, b int32) bool {
+	t := [2]int32{a, b}
+	return r.HasN(t[:])
+}
+
+// Has3 is HasN for width 3.
+func (r *Rel) Has3(a, b, c int32) bool {
+	t := [3]int32{a, b, c}
+	return r.HasN(t[:])
+}
+
+// AddN adds tuple t and reports whether it is new.
+func (r *Rel) AddN(t []int32) bool {
+	if r.W == 0 {
+		if r.N > 0 {
+			return false
+		}
+		r.N = 1
+		return true
+	}
+	if r.direct {
+		v := t[0]
+		if int(v) >= len(r.dmark) {
+			if v >= maxDirect {
+				r.direct = false
+				r.growSet()
+				return r.AddN(t)
+			}
+			r.dmark = append(r.dmark, make([]uint32, max(int(v)+1, 2*len(r.dmark), 64)-len(r.dmark))...)
+		}
+		if r.dmark[v] == r.dgen {
+			return false
+		}
+		r.dmark[v] = r.dgen
+		r.push1(v)
+		return true
+	}
+	i, ok := r.slot(t)
+	if ok {
+		return false
+	}
+	row := r.N
+	r.set[i] = row + 1
+	r.skeys[i], _ = packTuple(t)
+	tick()
+	r.Data = append(r.Data, t...)
+	r.N++
+	Cells += int64(r.W)
+	if Cells > MaxCells {
+		Fail(ResourceLimit, "the relations hold more than %d values", MaxCells)
+	}
+	if int(r.N)*2 > len(r.set) {
+		r.growSet()
+	}
+	for _, ix := range r.Ix {
+		if !ix.stale {
+			ix.insert(r, row)
+		}
+	}
+	return true
+}
+
+// Push appends a row that the caller knows is new, without the set:
+// a relation filled only by Push (true facts) is never asked Has.
+func (r *Rel) Push(t []int32) {
+	row := r.N
+	r.Data = append(r.Data, t...)
+	r.N++
+	Cells += int64(r.W)
+	for _, ix := range r.Ix {
+		if !ix.stale {
+			ix.insert(r, row)
+		}
+	}
+}
+
+// Reset empties a relation filled by Push.
+func (r *Rel) Reset() {
+	Cells -= int64(r.N) * int64(r.W)
+	r.N = 0
+	r.Data = r.Data[:0]
+	for _, ix := range r.Ix {
+		ix.stale = true
+	}
+}
+
+// Add0 adds the empty tuple.
+func (r *Rel) Add0() bool { return r.AddN(nil) }
+
+// Add1 is AddN for width 1.
+func (r *Rel) Add1(a int32) bool {
+	t := [1]int32{a}
+	return r.AddN(t[:])
+}
+
+// Add2 is AddN for width 2.
+func (r *Rel) Add2(a, b int32) bool {
+	t := [2]int32{a, b}
+	return r.AddN(t[:])
+}
+
+// Add3 is AddN for width 3.
+func (r *Rel) Add3(a, b, c int32) bool {
+	t := [3]int32{a, b, c}
+	return r.AddN(t[:])
+}
+
+// push1 appends a row of a direct width-1 relation.
+func (r *Rel) push1(v int32) {
+	row := r.N
+	r.Data = append(r.Data, v)
+	r.N++
+	Cells++
+	if Cells > MaxCells {
+		Fail(ResourceLimit, "the relations hold more than %d values", MaxCells)
+	}
+	for _, ix := range r.Ix {
+		if !ix.stale {
+			ix.insert(r, row)
+		}
+	}
+}
+
+func (r *Rel) growSet() {
+	n := 2 * len(r.set)
+	for n < 4*int(r.N)+16 {
+		n *= 2
+	}
+	r.set = make([]int32, n)
+	r.skeys = make([]uint64, n)
+	r.smsk = uint32(len(r.set) - 1)
+	for row := int32(0); row < r.N; row++ {
+		t := r.row(row)
+		key, ok := packTuple(t)
+		var i uint32
+		if ok {
+			i = hashKey(key) & r.smsk
+		} else {
+			i = hashTuple(t) & r.smsk
+		}
+		for r.set[i] != 0 {
+			i = (i + 1) & r.smsk
+		}
+		r.set[i] = row + 1
+		r.skeys[i] = key
+	}
+}
+
+// Clear empties the relation (keeping its capacity) and adds its base
+// facts again.
+func (r *Rel) Clear() {
+	Cells -= int64(r.N) * int64(r.W)
+	r.N = 0
+	r.Data = r.Data[:0]
+	r.Dlo, r.Dhi = 0, 0
+	if r.direct {
+		r.dgen++
+		if r.dgen == 0 {
+			clear(r.dmark)
+			r.dgen = 1
+		}
+	} else if r.W > 0 {
+		clear(r.set)
+		clear(r.skeys)
+	}
+	for _, ix := range r.Ix {
+		ix.stale = true
+	}
+	if r.W == 0 {
+		if r.Base != nil {
+			r.N = 1
+		}
+		return
+	}
+	for i := 0; i+int(r.W) <= len(r.Base); i += int(r.W) {
+		r.AddN(r.Base[i : i+int(r.W)])
+	}
+}
+
+// Mark starts a semi-naive evaluation: the rows so far are not new.
+func (r *Rel) Mark() { r.Dhi = r.N }
+
+// Advance makes the rows added since the last Mark or Advance the delta
+// and reports whether there are any.
+func (r *Rel) Advance() bool {
+	r.Dlo, r.Dhi = r.Dhi, r.N
+	return r.Dlo < r.Dhi
+}
+
+// Index maps the values of some columns to the rows that have them: Head
+// (open addressing by key) holds the newest row of each key plus one, and
+// Next chains each row to the previous row with the same key, so a chain
+// is in decreasing row order.
+type Index struct {
+	Cols []int32
+	Next []int32
+	head []int32
+	mask uint32
+	keys int
+	// stale is set when the relation is cleared: the index is rebuilt
+	// when it is next used, so an index no question of a state needs
+	// costs nothing
+	stale bool
+	// direct: a one-column index kept as arrays by term id (the newest
+	// row + 1, valid where dgen holds gen) instead of a hash table
+	direct bool
+	dhead  []int32
+	dgen   []uint32
+	gen    uint32
+}
+
+// maxDirect bounds the term ids of a direct index; a larger one turns it
+// into a hash index.
+const maxDirect = 1 << 22
+
+// AddIndex adds an index on cols; it must be called while r is empty.
+func (r *Rel) AddIndex(cols ...int32) *Index {
+	ix := &Index{Cols: cols, head: make([]int32, 16), mask: 15, direct: len(cols) == 1, gen: 1}
+	r.Ix = append(r.Ix, ix)
+	return ix
+}
+
+func (ix *Index) keyHash(r *Rel, row int32) uint32 {
+	h := uint32(0x811C9DC5)
+	d := r.Data[row*r.W:]
+	for _, c := range ix.Cols {
+		h = mix(h, d[c])
+	}
+	return fin(h)
+}
+
+func (ix *Index) sameKey(r *Rel, a, b int32) bool {
+	da, db := r.Data[a*r.W:], r.Data[b*r.W:]
+	for _, c := range ix.Cols {
+		if da[c] != db[c] {
+			return false
+		}
+	}
+	return true
+}
+
+func (ix *Index) insert(r *Rel, row int32) {
+	if ix.direct {
+		v := r.Data[row*r.W+ix.Cols[0]]
+		if int(v) >= len(ix.dhead) {
+			if v >= maxDirect {
+				ix.direct = false
+				ix.rebuild(r)
+				return
+			}
+			n := max(int(v)+1, 2*len(ix.dhead), 64)
+			ix.dhead = append(ix.dhead, make([]int32, n-len(ix.dhead))...)
+			ix.dgen = append(ix.dgen, make([]uint32, n-len(ix.dgen))...)
+		}
+		next := int32(-1)
+		if ix.dgen[v] == ix.gen {
+			next = ix.dhead[v] - 1
+		}
+		ix.Next = append(ix.Next, next)
+		ix.dgen[v] = ix.gen
+		ix.dhead[v] = row + 1
+		return
+	}
+	ix.Next = append(ix.Next, -1)
+	for i := ix.keyHash(r, row) & ix.mask; ; i = (i + 1) & ix.mask {
+		e := ix.head[i]
+		if e == 0 {
+			ix.head[i] = row + 1
+			ix.keys++
+			if ix.keys*2 > len(ix.head) {
+				ix.grow(r)
+			}
+			return
+		}
+		if ix.sameKey(r, e-1, row) {
+			ix.Next[row] = e - 1
+			ix.head[i] = row + 1
+			return
+		}
+	}
+}
+
+func (ix *Index) grow(r *Rel) {
+	old := ix.head
+	ix.head = make([]int32, 2*len(old))
+	ix.mask = uint32(len(ix.head) - 1)
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := ix.keyHash(r, e-1) & ix.mask
+		for ix.head[i] != 0 {
+			i = (i + 1) & ix.mask
+		}
+		ix.head[i] = e
+	}
+}
+
+// rebuild makes a stale index again.
+func (ix *Index) rebuild(r *Rel) {
+	ix.gen++
+	if ix.gen == 0 {
+		clear(ix.dgen)
+		ix.gen = 1
+	}
+	if ix.keys > 0 {
+		clear(ix.head)
+	}
+	ix.keys = 0
+	ix.Next = ix.Next[:0]
+	ix.stale = false
+	if ix.direct {
+		for row := int32(0); row < r.N; row++ {
+			if r.Data[row*r.W+ix.Cols[0]] >= maxDirect {
+				ix.direct = false
+				break
+			}
+		}
+	}
+	for row := int32(0); row < r.N; row++ {
+		ix.insert(r, row)
+	}
+}
+
+// FindN returns the newest row whose indexed columns hold key, or -1.
+func (ix *Index) FindN(r *Rel, key []int32) int32 {
+	if ix.stale {
+		ix.rebuild(r)
+	}
+	h := uint32(0x811C9DC5)
+	for _, v := range key {
+		h = mix(h, v)
+	}
+	for i := fin(h) & ix.mask; ; i = (i + 1) & ix.mask {
+		e := ix.head[i]
+		if e == 0 {
+			return -1
+		}
+		d := r.Data[(e-1)*r.W:]
+		ok := true
+		for j, c := range ix.Cols {
+			if d[c] != key[j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return e - 1
+		}
+	}
+}
+
+// Find1 is FindN for a one-column key.
+func (ix *Index) Find1(r *Rel, a int32) int32 {
+	if ix.stale {
+		ix.rebuild(r)
+	}
+	if ix.direct {
+		if uint32(a) < uint32(len(ix.dhead)) && ix.dgen[a] == ix.gen {
+			return ix.dhead[a] - 1
+		}
+		return -1
+	}
+	c := ix.Cols[0]
+	for i := fin(mix(0x811C9DC5, a)) & ix.mask; ; i = (i + 1) & ix.mask {
+		e := ix.head[i]
+		if e == 0 {
+			return -1
+		}
+		if r.Data[(e-1)*r.W+c] == a {
+			return e - 1
+		}
+	}
+}
+
+// Find2 is FindN for a two-column key.
+func (ix *Index) Find2(r *Rel, a, b int32) int32 {
+	if ix.stale {
+		ix.rebuild(r)
+	}
+	c0, c1 := ix.Cols[0], ix.Cols[1]
+	for i := fin(mix(mix(0x811C9DC5, a), b)) & ix.mask; ; i = (i + 1) & ix.mask {
+		e := ix.head[i]
+		if e == 0 {
+			return -1
+		}
+		d := r.Data[(e-1)*r.W:]
+		if d[c0] == a && d[c1] == b {
+			return e - 1
+		}
+	}
+}
+
+// Find3 is FindN for a three-column key.
+func (ix *Index) Find3(r *Rel, a, b, c int32) int32 {
+	if ix.stale {
+		ix.rebuild(r)
+	}
+	c0, c1, c2 := ix.Cols[0], ix.Cols[1], ix.Cols[2]
+	for i := fin(mix(mix(mix(0x811C9DC5, a), b), c)) & ix.mask; ; i = (i + 1) & ix.mask {
+		e := ix.head[i]
+		if e == 0 {
+			return -1
+		}
+		d := r.Data[(e-1)*r.W:]
+		if d[c0] == a && d[c1] == b && d[c2] == c {
+			return e - 1
+		}
+	}
+}
+
+// Find4 is FindN for a four-column key.
+func (ix *Index) Find4(r *Rel, a, b, c, d int32) int32 {
+	if ix.stale {
+		ix.rebuild(r)
+	}
+	c0, c1, c2, c3 := ix.Cols[0], ix.Cols[1], ix.Cols[2], ix.Cols[3]
+	for i := fin(mix(mix(mix(mix(0x811C9DC5, a), b), c), d)) & ix.mask; ; i = (i + 1) & ix.mask {
+		e := ix.head[i]
+		if e == 0 {
+			return -1
+		}
+		x := r.Data[(e-1)*r.W:]
+		if x[c0] == a && x[c1] == b && x[c2] == c && x[c3] == d {
+			return e - 1
+		}
+	}
+}

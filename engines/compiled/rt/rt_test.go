@@ -1,0 +1,183 @@
+package rt
+
+import (
+	"testing"
+)
+
+func TestStoreInterns(t *testing.T) {
+	s := NewStore()
+	a := s.AddConst("a")
+	b := s.AddConst("b")
+	f := s.AddConst("f")
+	s.AddFunctor(-1, 0)
+	s.AddFunctor(f, 2)
+	if s.Lookup2(1, a, b) != -1 {
+		t.Fatal("lookup before intern")
+	}
+	x := s.Intern2(1, a, b)
+	if y := s.Intern2(1, a, b); y != x {
+		t.Fatalf("interned twice: %d %d", x, y)
+	}
+	if s.Lookup2(1, a, b) != x || s.Lookup2(1, b, a) != -1 || s.Lookup2(1, -1, a) != -1 {
+		t.Fatal("lookup")
+	}
+	nested := s.Intern2(1, x, x)
+	if got := s.Text(nested); got != "(f (f a b) (f a b))" {
+		t.Fatalf("text %q", got)
+	}
+	// growth keeps every term
+	ids := map[int32][2]int32{}
+	for i := range int32(5000) {
+		c := s.AddConst("c")
+		ids[s.Intern2(1, c, i%7)] = [2]int32{c, i % 7}
+	}
+	for id, args := range ids {
+		if s.Lookup2(1, args[0], args[1]) != id {
+			t.Fatalf("lost term %d", id)
+		}
+	}
+}
+
+func TestRelIndexes(t *testing.T) {
+	r := NewRel(3)
+	ix := r.AddIndex(0)
+	ix2 := r.AddIndex(0, 2)
+	for i := range int32(1000) {
+		if !r.Add3(i%10, i, i%3) {
+			t.Fatal("a new row is not new")
+		}
+	}
+	if r.Add3(5, 5, 2) {
+		t.Fatal("a row added twice")
+	}
+	if !r.Has3(5, 15, 0) || r.Has3(5, 15, 1) {
+		t.Fatal("has")
+	}
+	count := func(row int32, next []int32) int {
+		n := 0
+		last := int32(1 << 30)
+		for ; row >= 0; row = next[row] {
+			if row >= last {
+				t.Fatal("a chain is not in decreasing row order")
+			}
+			last = row
+			n++
+		}
+		return n
+	}
+	if n := count(ix.Find1(r, 4), ix.Next); n != 100 {
+		t.Fatalf("index on column 0: %d rows", n)
+	}
+	if n := count(ix2.Find2(r, 4, 1), ix2.Next); n != 34 {
+		t.Fatalf("index on columns 0 2: %d rows", n)
+	}
+	if ix.Find1(r, 77) != -1 {
+		t.Fatal("a missing key")
+	}
+	r.Base = []int32{1, 2, 3}
+	r.Clear()
+	if r.N != 1 || !r.Has3(1, 2, 3) || ix.Find1(r, 1) != 0 || ix.Find1(r, 4) != -1 {
+		t.Fatal("clear keeps the base facts only")
+	}
+	r.Mark()
+	r.Add3(7, 7, 7)
+	if !r.Advance() || r.Dlo != 1 || r.Dhi != 2 || r.Advance() {
+		t.Fatal("semi-naive rounds")
+	}
+}
+
+func TestPropositions(t *testing.T) {
+	r := NewRel(0)
+	if r.N != 0 || !r.Add0() || r.Add0() || !r.HasN(nil) {
+		t.Fatal("a proposition")
+	}
+	r.Clear()
+	if r.N != 0 {
+		t.Fatal("clear")
+	}
+}
+
+func TestIndexTurnsHashed(t *testing.T) {
+	r := NewRel(2)
+	ix := r.AddIndex(1)
+	r.Add2(1, 5)
+	r.Add2(2, 5)
+	r.Add2(3, maxDirect+7)
+	r.Add2(4, maxDirect+7)
+	if ix.direct {
+		t.Fatal("still direct")
+	}
+	n := 0
+	for row := ix.Find1(r, 5); row >= 0; row = ix.Next[row] {
+		n++
+	}
+	m := 0
+	for row := ix.Find1(r, maxDirect+7); row >= 0; row = ix.Next[row] {
+		m++
+	}
+	if n != 2 || m != 2 || ix.Find1(r, -1) != -1 {
+		t.Fatalf("%d %d", n, m)
+	}
+}
+
+func TestWidthOneSets(t *testing.T) {
+	r := NewRel(1)
+	for i := range int32(100) {
+		if !r.Add1(i * 3) {
+			t.Fatal("new")
+		}
+	}
+	if r.Add1(3) || !r.Has1(3) || r.Has1(4) || r.Has1(-1) {
+		t.Fatal("direct set")
+	}
+	r.Add1(maxDirect + 1)
+	if r.direct || !r.Has1(maxDirect+1) || !r.Has1(3) || r.Add1(6) || r.N != 101 {
+		t.Fatal("hashed set")
+	}
+	r.Clear()
+	if r.N != 0 || r.Has1(3) {
+		t.Fatal("clear")
+	}
+}
+
+func TestStoreLargeIDs(t *testing.T) {
+	s := NewStore()
+	f := s.AddConst("f")
+	s.AddFunctor(-1, 0)
+	s.AddFunctor(f, 2)
+	s.AddFunctor(f, 4)
+	var big int32
+	for range 70_000 {
+		big = s.AddConst("c")
+	}
+	x := s.Intern2(1, big, 5)
+	y := s.Intern2(1, 5, 6)
+	z := s.InternN(2, []int32{1, 2, 3, big})
+	for range 3000 { // growth rehashes both kinds of keys
+		s.Intern2(1, s.AddConst("d"), 1)
+	}
+	if s.Lookup2(1, big, 5) != x || s.Lookup2(1, 5, 6) != y || s.LookupN(2, []int32{1, 2, 3, big}) != z || s.Intern2(1, big, 5) != x {
+		t.Fatal("lookups after growth")
+	}
+	if s.Lookup2(1, 5, big) != -1 || s.Lookup2(1, -1, 5) != -1 {
+		t.Fatal("missing terms")
+	}
+	if got := s.Text(z); got != "(f c c c c)" {
+		t.Fatalf("text %q", got)
+	}
+}
+
+func TestSetsMixPackedAndLarge(t *testing.T) {
+	r := NewRel(2)
+	for i := range int32(3000) {
+		r.Add2(i, i*40) // values past 1<<15 are not packed
+	}
+	for i := range int32(3000) {
+		if !r.Has2(i, i*40) || r.Has2(i, i*40+1) || r.Add2(i, i*40) {
+			t.Fatalf("tuple %d", i)
+		}
+	}
+	if r.N != 3000 {
+		t.Fatal(r.N)
+	}
+}

@@ -1,0 +1,305 @@
+// Package rt is the fixed, game-independent part of a compiled GDL program:
+// interned terms, tuple sets with hash indexes, the evaluation of units, the
+// rollout loops, traces, the result file and the -serve line protocol. The
+// generator copies these files beside the code it writes for one game.
+package rt
+
+// Store interns ground terms to int32 ids. Constants are 0..NumConsts-1
+// (their functor is 0); a function term has a functor > 0 and its
+// arguments' ids. Function terms are hash-consed by functor and arguments.
+type Store struct {
+	Fk   []int32 // functor of each term; 0 for a constant
+	Off  []int32 // start of each term's arguments in Args
+	Args []int32
+
+	Names   []string // text of each constant
+	FnName  []int32  // per functor: the constant id of its name
+	FnArity []int32  // per functor: its arity
+
+	table []int32  // open addressing: term id + 1; 0 is empty
+	tkeys []uint64 // per slot: the packed key of its term, or 0
+	mask  uint32
+	used  int
+	// MaxTerms bounds the ids; interning beyond it is a resource-limit
+	// game error.
+	MaxTerms int
+}
+
+// NewStore returns an empty store.
+func NewStore() *Store {
+	s := &Store{MaxTerms: 8_000_000}
+	s.table = make([]int32, 1024)
+	s.tkeys = make([]uint64, 1024)
+	s.mask = 1023
+	return s
+}
+
+// Size is the number of terms.
+func (s *Store) Size() int { return len(s.Fk) }
+
+// AddConst appends a constant and returns its id.
+func (s *Store) AddConst(name string) int32 {
+	id := int32(len(s.Fk))
+	s.Fk = append(s.Fk, 0)
+	s.Off = append(s.Off, int32(len(s.Args)))
+	s.Names = append(s.Names, name)
+	return id
+}
+
+// AddFunctor declares functor number len(FnName) (the first is 0, for
+// constants) with its name and arity.
+func (s *Store) AddFunctor(name, arity int32) {
+	s.FnName = append(s.FnName, name)
+	s.FnArity = append(s.FnArity, arity)
+}
+
+func mix(h uint32, v int32) uint32 {
+	h ^= uint32(v)
+	h *= 0x9E3779B1
+	return h ^ h>>15
+}
+
+// fin is murmur3's finaliser: every bit of h reaches the low bits that
+// pick a slot.
+func fin(h uint32) uint32 {
+	h ^= h >> 16
+	h *= 0x85EBCA6B
+	h ^= h >> 13
+	h *= 0xC2B2AE35
+	return h ^ h>>16
+}
+
+// pack packs a functor and at most three arguments, each under 1<<16,
+// into a key that is never 0 (functors are > 0); ok is false otherwise.
+func pack(fk int32, args []int32) (key uint64, ok bool) {
+	if len(args) > 3 || uint32(fk) >= 1<<16 {
+		return 0, false
+	}
+	key = uint64(fk) << 48
+	for i, a := range args {
+		if uint32(a) >= 1<<16 {
+			return 0, false
+		}
+		key |= uint64(a) << (32 - 16*i)
+	}
+	return key, true
+}
+
+func hashKey(key uint64) uint32 {
+	key *= 0x9E3779B97F4A7C15
+	return uint32(key >> 32)
+}
+
+func (s *Store) hash(fk int32, args []int32) uint32 {
+	h := mix(0x811C9DC5, fk)
+	for _, a := range args {
+		h = mix(h, a)
+	}
+	return fin(h)
+}
+
+func (s *Store) same(id, fk int32, args []int32) bool {
+	if s.Fk[id] != fk {
+		return false
+	}
+	o := s.Off[id]
+	for i, a := range args {
+		if s.Args[o+int32(i)] != a {
+			return false
+		}
+	}
+	return true
+}
+
+// find returns the slot of (fk args...) and whether it holds the term.
+func (s *Store) find(fk int32, args []int32) (uint32, bool) {
+	if key, ok := pack(fk, args); ok {
+		return s.findKey(key)
+	}
+	for i := s.hash(fk, args) & s.mask; ; i = (i + 1) & s.mask {
+		e := s.table[i]
+		if e == 0 {
+			return i, false
+		}
+		if s.tkeys[i] == 0 && s.same(e-1, fk, args) {
+			return i, true
+		}
+	}
+}
+
+func (s *Store) findKey(key uint64) (uint32, bool) {
+	for i := hashKey(key) & s.mask; ; i = (i + 1) & s.mask {
+		if s.tkeys[i] == key {
+			return i, true
+		}
+		if s.table[i] == 0 {
+			return i, false
+		}
+	}
+}
+
+// LookupN returns the id of (fk args...), or -1 when it was never interned.
+func (s *Store) LookupN(fk int32, args []int32) int32 {
+	i, ok := s.find(fk, args)
+	if !ok {
+		return -1
+	}
+	return s.table[i] - 1
+}
+
+// InternN returns the id of (fk args...), interning it when new.
+func (s *Store) InternN(fk int32, args []int32) int32 {
+	i, ok := s.find(fk, args)
+	if ok {
+		return s.table[i] - 1
+	}
+	return s.add(i, fk, args)
+}
+
+func (s *Store) add(i uint32, fk int32, args []int32) int32 {
+	for _, a := range args {
+		if a < 0 {
+			panic("rt: interning a term with a missing argument")
+		}
+	}
+	id := int32(len(s.Fk))
+	if int(id) >= s.MaxTerms {
+		Fail(ResourceLimit, "the game made more than %d ground terms", s.MaxTerms)
+	}
+	tick()
+	s.Fk = append(s.Fk, fk)
+	s.Off = append(s.Off, int32(len(s.Args)))
+	s.Args = append(s.Args, args...)
+	s.table[i] = id + 1
+	s.tkeys[i], _ = pack(fk, args)
+	s.used++
+	if s.used*2 > len(s.table) {
+		s.grow()
+	}
+	return id
+}
+
+func (s *Store) grow() {
+	old := s.table
+	s.table = make([]int32, 2*len(old))
+	s.tkeys = make([]uint64, 2*len(old))
+	s.mask = uint32(len(s.table) - 1)
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		id := e - 1
+		fk := s.Fk[id]
+		o := s.Off[id]
+		args := s.Args[o : o+s.FnArity[fk]]
+		key, ok := pack(fk, args)
+		var i uint32
+		if ok {
+			i = hashKey(key) & s.mask
+		} else {
+			i = s.hash(fk, args) & s.mask
+		}
+		for s.table[i] != 0 {
+			i = (i + 1) & s.mask
+		}
+		s.table[i] = e
+		s.tkeys[i] = key
+	}
+}
+
+// Intern1 is InternN for one argument.
+func (s *Store) Intern1(fk, a int32) int32 {
+	t := [1]int32{a}
+	return s.InternN(fk, t[:])
+}
+
+// Intern2 is InternN for two arguments.
+func (s *Store) Intern2(fk, a, b int32) int32 {
+	if uint32(fk)|uint32(a)|uint32(b) < 1<<16 {
+		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32 | uint64(b)<<16); ok {
+			return s.table[i] - 1
+		}
+	}
+	t := [2]int32{a, b}
+	return s.InternN(fk, t[:])
+}
+
+// Intern3 is InternN for three arguments.
+func (s *Store) Intern3(fk, a, b, c int32) int32 {
+	if uint32(fk)|uint32(a)|uint32(b)|uint32(c) < 1<<16 {
+		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32 | uint64(b)<<16 | uint64(c)); ok {
+			return s.table[i] - 1
+		}
+	}
+	t := [3]int32{a, b, c}
+	return s.InternN(fk, t[:])
+}
+
+// Lookup1 is LookupN for one argument.
+func (s *Store) Lookup1(fk, a int32) int32 {
+	if uint32(fk)|uint32(a) < 1<<16 {
+		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32); ok {
+			return s.table[i] - 1
+		}
+		return -1
+	}
+	t := [1]int32{a}
+	return s.LookupN(fk, t[:])
+}
+
+// Lookup2 is LookupN for two arguments.
+func (s *Store) Lookup2(fk, a, b int32) int32 {
+	if uint32(fk)|uint32(a)|uint32(b) < 1<<16 {
+		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32 | uint64(b)<<16); ok {
+			return s.table[i] - 1
+		}
+		return -1
+	}
+	t := [2]int32{a, b}
+	return s.LookupN(fk, t[:])
+}
+
+// Lookup3 is LookupN for three arguments.
+func (s *Store) Lookup3(fk, a, b, c int32) int32 {
+	if uint32(fk)|uint32(a)|uint32(b)|uint32(c) < 1<<16 {
+		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32 | uint64(b)<<16 | uint64(c)); ok {
+			return s.table[i] - 1
+		}
+		return -1
+	}
+	t := [3]int32{a, b, c}
+	return s.LookupN(fk, t[:])
+}
+
+// ArgsOf returns the arguments of term id.
+func (s *Store) ArgsOf(id int32) []int32 {
+	fk := s.Fk[id]
+	if fk == 0 {
+		return nil
+	}
+	o := s.Off[id]
+	return s.Args[o : o+s.FnArity[fk]]
+}
+
+// Text prints a term canonically.
+func (s *Store) Text(id int32) string {
+	if id < 0 || int(id) >= len(s.Fk) {
+		return "<bad term>"
+	}
+	b := make([]byte, 0, 32)
+	return string(s.appendText(b, id))
+}
+
+func (s *Store) appendText(b []byte, id int32) []byte {
+	fk := s.Fk[id]
+	if fk == 0 {
+		return append(b, s.Names[id]...)
+	}
+	b = append(b, '(')
+	b = append(b, s.Names[s.FnName[fk]]...)
+	for _, a := range s.ArgsOf(id) {
+		b = append(b, ' ')
+		b = s.appendText(b, a)
+	}
+	return append(b, ')')
+}

@@ -1,0 +1,314 @@
+package compiled
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/gdlperf/gdlperf/engines/gdl"
+)
+
+// The sizes of relations, for join orders. A slow, naive bottom-up
+// evaluation over gdl terms computes the static relations exactly and plays
+// a few random steps from the initial state, averaging the sizes of the
+// other relations (and the distinct values of each column) over the states
+// it saw. It works within budgets and gives up quietly: estimates only
+// order joins, they never change answers.
+const (
+	sizeBudget    = 400 * time.Millisecond
+	sizeMaxSteps  = 30
+	sizeMaxTuples = 200_000
+	sizeMaxWork   = 5_000_000
+)
+
+type sizeStats struct {
+	n     float64   // mean size
+	dist  []float64 // mean distinct values per column
+	count int       // states seen
+}
+
+type sizer struct {
+	g        *gdl.Game
+	rels     map[gdl.Symbol][][]*gdl.Term
+	keys     map[gdl.Symbol]map[string]bool
+	firstIx  map[gdl.Symbol]map[string][][]*gdl.Term
+	work     int
+	tuples   int
+	deadline time.Time
+	out      bool // over budget
+	stats    map[gdl.Symbol]*sizeStats
+	// trueStats are the sizes of true facts per functor
+	trueStats map[fkey]*sizeStats
+}
+
+type sizeAbort struct{}
+
+func (s *sizer) tick() {
+	s.work++
+	if s.work > sizeMaxWork || s.tuples > sizeMaxTuples || (s.work&1023 == 0 && time.Now().After(s.deadline)) {
+		s.out = true
+		panic(sizeAbort{})
+	}
+}
+
+func (s *sizer) add(rel gdl.Symbol, args []*gdl.Term) bool {
+	k := s.keys[rel]
+	if k == nil {
+		k = map[string]bool{}
+		s.keys[rel] = k
+	}
+	key := (&gdl.Term{Kind: gdl.Func, Name: rel, Args: args}).String()
+	if k[key] {
+		return false
+	}
+	k[key] = true
+	s.rels[rel] = append(s.rels[rel], args)
+	if len(args) > 0 {
+		ix := s.firstIx[rel]
+		if ix == nil {
+			ix = map[string][][]*gdl.Term{}
+			s.firstIx[rel] = ix
+		}
+		f := args[0].String()
+		ix[f] = append(ix[f], args)
+	}
+	s.tuples++
+	return true
+}
+
+func (s *sizer) reset(rel gdl.Symbol) {
+	delete(s.rels, rel)
+	delete(s.keys, rel)
+	delete(s.firstIx, rel)
+}
+
+func (s *sizer) has(rel gdl.Symbol, args []*gdl.Term) bool {
+	key := (&gdl.Term{Kind: gdl.Func, Name: rel, Args: args}).String()
+	return s.keys[rel][key]
+}
+
+// match extends sub so that pattern p equals ground term t, recording the
+// variables it binds in trail.
+func match(p, t *gdl.Term, sub gdl.Subst, trail *[]gdl.Symbol) bool {
+	switch p.Kind {
+	case gdl.Var:
+		if b, ok := sub[p.Name]; ok {
+			return b.Equal(t)
+		}
+		sub[p.Name] = t
+		*trail = append(*trail, p.Name)
+		return true
+	case gdl.Const:
+		return t.Kind == gdl.Const && t.Name == p.Name
+	}
+	if t.Kind != gdl.Func || t.Name != p.Name || len(t.Args) != len(p.Args) {
+		return false
+	}
+	for i := range p.Args {
+		if !match(p.Args[i], t.Args[i], sub, trail) {
+			return false
+		}
+	}
+	return true
+}
+
+// solve enumerates the solutions of body literals i.. under sub.
+func (s *sizer) solve(body []*gdl.Literal, i int, sub gdl.Subst, emit func(gdl.Subst)) {
+	s.tick()
+	if i == len(body) {
+		emit(sub)
+		return
+	}
+	l := body[i]
+	switch l.Kind {
+	case gdl.LitDistinct:
+		if !sub.Apply(l.Left).Equal(sub.Apply(l.Right)) {
+			s.solve(body, i+1, sub, emit)
+		}
+		return
+	case gdl.LitNot:
+		a := sub.Apply(l.Atom)
+		if !s.has(a.Name, a.Args) {
+			s.solve(body, i+1, sub, emit)
+		}
+		return
+	case gdl.LitAtom:
+		a := l.Atom
+		tuples := s.rels[a.Name]
+		if len(a.Args) > 0 {
+			if first := sub.Apply(a.Args[0]); first.IsGround() {
+				tuples = s.firstIx[a.Name][first.String()]
+			}
+		}
+		var trail []gdl.Symbol
+		for _, tup := range tuples {
+			s.tick()
+			trail = trail[:0]
+			ok := true
+			for j := range a.Args {
+				if !match(a.Args[j], tup[j], sub, &trail) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				s.solve(body, i+1, sub, emit)
+			}
+			for _, v := range trail {
+				delete(sub, v)
+			}
+		}
+	}
+}
+
+// evalAll computes every relation but true and does (already set), SCC by
+// SCC, each to a fixed point; static says whether to compute only the
+// static ones (and keep them), or only the others.
+func (s *sizer) evalAll(static bool) {
+	a := s.g.Analysis
+	for i := 0; i < len(a.Order); {
+		j := i
+		for j < len(a.Order) && a.Relations[a.Order[j]].SCC == a.Relations[a.Order[i]].SCC {
+			j++
+		}
+		comp := a.Order[i:j]
+		i = j
+		isStatic := true
+		for _, n := range comp {
+			r := a.Relations[n]
+			if r.UsesState || r.UsesMoves {
+				isStatic = false
+			}
+		}
+		if isStatic != static || comp[0] == gdl.SymTrue || comp[0] == gdl.SymDoes {
+			continue
+		}
+		for _, n := range comp {
+			s.reset(n)
+		}
+		for changed := true; changed; {
+			changed = false
+			for _, n := range comp {
+				for _, r := range a.Relations[n].Rules {
+					s.solve(r.Body, 0, gdl.Subst{}, func(sub gdl.Subst) {
+						h := sub.Apply(r.Head)
+						if h.IsGround() && s.add(h.Name, h.Args) {
+							changed = true
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func (s *sizer) record(name gdl.Symbol, tuples [][]*gdl.Term, arity int) {
+	st := s.stats[name]
+	if st == nil {
+		st = &sizeStats{dist: make([]float64, arity)}
+		s.stats[name] = st
+	}
+	s.recordInto(st, tuples, arity)
+}
+
+func (s *sizer) recordInto(st *sizeStats, tuples [][]*gdl.Term, arity int) {
+	c := float64(st.count)
+	st.n = (st.n*c + float64(len(tuples))) / (c + 1)
+	for col := 0; col < arity && col < len(st.dist); col++ {
+		seen := map[string]bool{}
+		for _, t := range tuples {
+			seen[t[col].String()] = true
+		}
+		st.dist[col] = (st.dist[col]*c + float64(len(seen))) / (c + 1)
+	}
+	st.count++
+}
+
+// recordState adds the sizes of the current state's relations.
+func (s *sizer) recordState() {
+	for name, r := range s.g.Analysis.Relations {
+		if name == gdl.SymTrue || name == gdl.SymDoes || !(r.UsesState || r.UsesMoves) {
+			continue
+		}
+		s.record(name, s.rels[name], r.Arity)
+	}
+	byFn := map[fkey][][]*gdl.Term{}
+	for _, t := range s.rels[gdl.SymTrue] {
+		x := t[0]
+		if x.Kind == gdl.Func && len(x.Args) > 0 {
+			k := fkey{x.Name, len(x.Args)}
+			byFn[k] = append(byFn[k], x.Args)
+		}
+	}
+	for k, tuples := range byFn {
+		st := s.trueStats[k]
+		if st == nil {
+			st = &sizeStats{dist: make([]float64, k.arity)}
+			s.trueStats[k] = st
+		}
+		s.recordInto(st, tuples, k.arity)
+	}
+}
+
+// measureSizes runs the sizer on g.
+func measureSizes(g *gdl.Game) *sizer {
+	s := &sizer{g: g, rels: map[gdl.Symbol][][]*gdl.Term{}, keys: map[gdl.Symbol]map[string]bool{},
+		firstIx:  map[gdl.Symbol]map[string][][]*gdl.Term{},
+		deadline: time.Now().Add(sizeBudget), stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(sizeAbort); !ok {
+					panic(r)
+				}
+			}
+		}()
+		s.evalAll(true)
+		for name, r := range g.Analysis.Relations {
+			if !(r.UsesState || r.UsesMoves) && name != gdl.SymTrue && name != gdl.SymDoes {
+				s.record(name, s.rels[name], r.Arity)
+			}
+		}
+		for _, t := range s.rels[gdl.SymInit] {
+			s.add(gdl.SymTrue, t)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		for step := 0; step < sizeMaxSteps; step++ {
+			s.evalAll(false)
+			if len(s.rels[gdl.SymTerminal]) > 0 {
+				s.recordState()
+				break
+			}
+			// a random joint move, then the next state
+			var does [][]*gdl.Term
+			for _, role := range g.Roles {
+				var moves []*gdl.Term
+				for _, t := range s.rels[gdl.SymLegal] {
+					if t[0].Equal(role) {
+						moves = append(moves, t[1])
+					}
+				}
+				if len(moves) == 0 {
+					return
+				}
+				does = append(does, []*gdl.Term{role, moves[rng.IntN(len(moves))]})
+			}
+			s.reset(gdl.SymDoes)
+			for _, d := range does {
+				s.add(gdl.SymDoes, d)
+			}
+			s.evalAll(false)
+			s.recordState()
+			next := s.rels[gdl.SymNext]
+			s.reset(gdl.SymTrue)
+			s.reset(gdl.SymDoes)
+			for _, t := range next {
+				s.add(gdl.SymTrue, t)
+			}
+			s.tuples = 0
+			for _, ts := range s.rels {
+				s.tuples += len(ts)
+			}
+		}
+	}()
+	return s
+}
