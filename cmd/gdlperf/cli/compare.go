@@ -187,9 +187,17 @@ func compareSides(opts *CompareOptions) (report.Side, report.Side, error) {
 	return sides[0], sides[1], nil
 }
 
+// isPath says whether arg names results on disk rather than an engine: an
+// existing folder, or an existing file named with a folder part or a .csv
+// extension. A bare word is an engine even when a file of that name is in
+// the current folder (an engine's binary often is); write ./NAME for such a
+// file.
 func isPath(arg string) bool {
-	_, err := os.Stat(arg)
-	return err == nil
+	st, err := os.Stat(arg)
+	if err != nil {
+		return false
+	}
+	return st.IsDir() || strings.HasSuffix(arg, ".csv") || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/')
 }
 
 // versionPool is the rows where engine versions are looked up.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,4 +139,23 @@ func TestCompareToolErrors(t *testing.T) {
 			assert.Contains(t, stderr, tt.wantStderr)
 		})
 	}
+}
+
+// A bare engine name is an engine even when a file of that name is in the
+// current folder (an external engine's binary often is).
+func TestCompareEngineNamedLikeAFile(t *testing.T) {
+	dir := writeRows(t, reporttest.Rows())
+	_, want, _ := run(t, "compare", "--results", dir, "propnet")
+	cwd := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(cwd, "propnet"), []byte("\x7fELF not results"), 0o755))
+	t.Chdir(cwd)
+	code, stdout, stderr := run(t, "compare", "--results", dir, "propnet")
+	assert.Equal(t, ExitNewFailures, code, stderr)
+	assert.Equal(t, want, stdout)
+	assert.Contains(t, stdout, "propnet@2-bbb")
+
+	// ./propnet is the file.
+	code, _, stderr = run(t, "compare", "--results", dir, "./propnet", "propnet")
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "propnet")
 }
