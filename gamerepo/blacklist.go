@@ -17,11 +17,18 @@ import (
 // its reason. Its file (blacklist.txt at the repository root) has one
 // "game-key;reason" per line; '#' starts a comment line; blank lines are
 // ignored. The key ends at the first ';', so a reason may hold more.
+// Entries after a comment line that starts with "# By hand" were added by a
+// person (a defect that random play in a few rollouts does not reach):
+// gdlperf games validate keeps them when it rewrites the file.
+
+// handMarker starts the section of entries added by hand.
+const handMarker = "By hand"
 
 // BlacklistEntry is one blacklisted game.
 type BlacklistEntry struct {
 	Key    string // REPO/key/hash
 	Reason string // one line
+	ByHand bool   // listed in the file's "# By hand" section
 }
 
 // Blacklist is a parsed blacklist. The zero value is empty and usable.
@@ -36,9 +43,16 @@ func ParseBlacklist(name string, r io.Reader) (*Blacklist, error) {
 	b := &Blacklist{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	byHand := false
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
+		if c, ok := strings.CutPrefix(text, "#"); ok {
+			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c)), strings.ToLower(handMarker)) {
+				byHand = true
+			}
+			continue
+		}
+		if text == "" {
 			continue
 		}
 		key, reason, ok := strings.Cut(text, ";")
@@ -50,6 +64,9 @@ func ParseBlacklist(name string, r io.Reader) (*Blacklist, error) {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		b.Add(key, reason)
+		if byHand {
+			b.entries[b.index[key]].ByHand = true
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -85,25 +102,27 @@ func LoadBlacklist(path string) (*Blacklist, error) {
 	return b, err
 }
 
-// Add blacklists key (or replaces its reason). Line ends in reason become
-// spaces.
+// Add blacklists key (or replaces its reason; an entry added by hand
+// keeps its reason). Line ends in reason become spaces.
 func (b *Blacklist) Add(key, reason string) {
 	reason = oneLine(reason)
 	if b.index == nil {
 		b.index = map[string]int{}
 	}
 	if i, ok := b.index[key]; ok {
-		b.entries[i].Reason = reason
+		if !b.entries[i].ByHand {
+			b.entries[i].Reason = reason
+		}
 		return
 	}
 	b.index[key] = len(b.entries)
 	b.entries = append(b.entries, BlacklistEntry{Key: key, Reason: reason})
 }
 
-// Remove takes key off the blacklist.
+// Remove takes key off the blacklist, unless it was added by hand.
 func (b *Blacklist) Remove(key string) {
 	i, ok := b.index[key]
-	if !ok {
+	if !ok || b.entries[i].ByHand {
 		return
 	}
 	b.entries = append(b.entries[:i], b.entries[i+1:]...)
@@ -155,8 +174,21 @@ func (b *Blacklist) Filter(games []Game) (kept, skipped []Game) {
 	return kept, skipped
 }
 
+// KeepByHand returns a blacklist of b's entries added by hand.
+func (b *Blacklist) KeepByHand() *Blacklist {
+	out := &Blacklist{}
+	for _, e := range b.Entries() {
+		if e.ByHand {
+			out.Add(e.Key, e.Reason)
+			out.entries[out.index[e.Key]].ByHand = true
+		}
+	}
+	return out
+}
+
 // Write writes the blacklist: the comment lines (each prefixed by "# "),
-// then the entries sorted by key.
+// then the entries sorted by key, then those added by hand after a
+// "# By hand" line.
 func (b *Blacklist) Write(w io.Writer, comments ...string) error {
 	bw := bufio.NewWriter(w)
 	for _, c := range comments {
@@ -168,8 +200,19 @@ func (b *Blacklist) Write(w io.Writer, comments ...string) error {
 			}
 		}
 	}
+	var hand []BlacklistEntry
 	for _, e := range b.Entries() {
+		if e.ByHand {
+			hand = append(hand, e)
+			continue
+		}
 		bw.WriteString(e.Key + ";" + e.Reason + "\n")
+	}
+	if len(hand) > 0 {
+		bw.WriteString("# " + handMarker + ": defects found outside gdlperf games validate, kept when it rewrites this file.\n")
+		for _, e := range hand {
+			bw.WriteString(e.Key + ";" + e.Reason + "\n")
+		}
 	}
 	return bw.Flush()
 }

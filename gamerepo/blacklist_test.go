@@ -89,3 +89,23 @@ func TestRepoBlacklist(t *testing.T) {
 		assert.NotEmpty(t, e.Reason, e.Key)
 	}
 }
+
+func TestBlacklistByHand(t *testing.T) {
+	b, err := gamerepo.ParseBlacklist("b.txt", strings.NewReader("BASE/a/AAAAAA;found\n# by hand, after a long run\nBASE/b/BBBBBB;by hand\n"))
+	require.NoError(t, err)
+	assert.Equal(t, []gamerepo.BlacklistEntry{{Key: "BASE/a/AAAAAA", Reason: "found"}, {Key: "BASE/b/BBBBBB", Reason: "by hand", ByHand: true}}, b.Entries())
+
+	// The validator can neither remove nor reword an entry added by hand.
+	b.Remove("BASE/b/BBBBBB")
+	b.Add("BASE/b/BBBBBB", "other")
+	b.Remove("BASE/a/AAAAAA")
+	b.Add("BASE/c/CCCCCC", "new")
+	var buf bytes.Buffer
+	require.NoError(t, b.Write(&buf, "header"))
+	assert.Equal(t, "# header\nBASE/c/CCCCCC;new\n# By hand: defects found outside gdlperf games validate, kept when it rewrites this file.\nBASE/b/BBBBBB;by hand\n", buf.String())
+
+	round, err := gamerepo.ParseBlacklist("b.txt", &buf)
+	require.NoError(t, err)
+	assert.Equal(t, b.Entries(), round.Entries())
+	assert.Equal(t, []gamerepo.BlacklistEntry{{Key: "BASE/b/BBBBBB", Reason: "by hand", ByHand: true}}, b.KeepByHand().Entries())
+}

@@ -545,9 +545,13 @@ func runGamesValidate(opts *GamesValidateOptions) error {
 	var counts [3]int
 	var unchecked []string
 	bl := &gamerepo.Blacklist{}
-	if opts.Write != "" && !opts.All {
+	if opts.Write != "" {
 		if bl, err = gamerepo.LoadBlacklist(opts.Write); err != nil {
 			return withCode(ExitFailure, err)
+		}
+		if opts.All {
+			// A whole rewrite keeps only the entries added by hand.
+			bl = bl.KeepByHand()
 		}
 	}
 	slices.SortStableFunc(results, func(a, b gamecheck.Result) int { return strings.Compare(a.Key, b.Key) })

@@ -120,16 +120,21 @@ func TestGamesSyncListShowValidate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, got.Len(), "--write with games updates the file")
 
+	// A whole rewrite drops what the validator no longer finds and keeps
+	// the entries added by hand, even for games it finds valid.
 	out := filepath.Join(t.TempDir(), "all.txt")
+	require.NoError(t, os.WriteFile(out, []byte("# old header\nDRESDEN/tictactoe/BTTzPw;stale finding\n# By hand: found with 20,000 rollouts\nBASE/ticTacToe/JRFsaQ;a defect random play rarely reaches\n"), 0o644))
 	code, stdout, stderr = run(t, "games", "validate", "--all", "--cache", cache, "--write", out)
 	require.Equal(t, ExitOK, code, stderr)
 	assert.Contains(t, stderr, "validated 12 games")
 	assert.Equal(t, 12, strings.Count(stdout, "\n"))
 	got, err = gamerepo.ReadBlacklist(out)
 	require.NoError(t, err)
-	assert.Equal(t, 0, got.Len())
+	assert.Equal(t, []gamerepo.BlacklistEntry{{Key: "BASE/ticTacToe/JRFsaQ", Reason: "a defect random play rarely reaches", ByHand: true}}, got.Entries())
 	text, _ := os.ReadFile(out)
 	assert.Contains(t, string(text), "# Written by gdlperf games validate: the static validator, then 3 random rollouts")
+	assert.Contains(t, string(text), "# By hand: ")
+	assert.NotContains(t, string(text), "old header")
 }
 
 func TestGamesSyncUnreachable(t *testing.T) {
