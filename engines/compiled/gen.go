@@ -405,17 +405,9 @@ func (gen *generator) compileUnit(u *gunit, rules []*gdl.Rule) error {
 	for _, s := range u.syms {
 		inSet[s] = true
 	}
-	negInside := false
-	for _, r := range rules {
-		for _, l := range r.Body {
-			if l.Kind == gdl.LitNot && inSet[l.Atom.Name] {
-				negInside = true
-			}
-		}
-	}
-	groups, rec, err := ruleGroups(rules, inSet, negInside)
+	groups, rec, err := gdl.RuleGroups(rules, inSet)
 	if err != nil {
-		return err
+		return engines.Errorf(engines.UnsupportedErr, "%s", err)
 	}
 	gen.curStatic = u.scope == rtStatic
 	for gi, rs := range groups {

@@ -565,15 +565,10 @@ func (c *compiler) compileUnit(u *unit, rules []*gdl.Rule) error {
 	for _, r := range u.rels {
 		inSet[r.sym] = true
 	}
-	negInside := false
-	for _, r := range rules {
-		for _, l := range r.Body {
-			if l.Kind == gdl.LitNot && inSet[l.Atom.Name] {
-				negInside = true
-			}
-		}
+	groups, rec, err := gdl.RuleGroups(rules, inSet)
+	if ce := (*gdl.RuleCycleError)(nil); errors.As(err, &ce) {
+		return &cycleError{GameError: engines.Errorf(engines.UnsupportedErr, "%s", ce), negated: ce.Negated}
 	}
-	groups, rec, err := ruleGroups(rules, inSet, negInside)
 	if err != nil {
 		return err
 	}
