@@ -1,12 +1,10 @@
 package tupleprover_test
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,32 +17,6 @@ import (
 	"github.com/gdlperf/gdlperf/engines/rollout"
 	"github.com/gdlperf/gdlperf/engines/tupleprover"
 )
-
-// corpusGame is one rulesheet of the mirror's index.tsv.
-type corpusGame struct{ key, path string }
-
-func corpusGames(t *testing.T) (string, []corpusGame) {
-	shared := enginetest.SharedDir()
-	if shared == "" {
-		t.Skip("../shared not found")
-	}
-	mirror := filepath.Join(shared, "gamerepo-mirror")
-	f, err := os.Open(filepath.Join(mirror, "index.tsv"))
-	if err != nil {
-		t.Skipf("mirror index: %v", err)
-	}
-	defer f.Close()
-	var out []corpusGame
-	sc := bufio.NewScanner(f)
-	for first := true; sc.Scan(); first = false {
-		c := strings.Split(sc.Text(), "\t")
-		if first || len(c) < 9 {
-			continue
-		}
-		out = append(out, corpusGame{key: strings.ToUpper(c[0]) + "/" + c[1] + " v" + c[2], path: c[6]})
-	}
-	return mirror, out
-}
 
 // trace writes n traced rollouts of m, turning a panic into an error.
 func trace(m engines.Machine, seed uint64, n int) (buf *bytes.Buffer, err error) {
@@ -81,14 +53,14 @@ func cutTo(ref, got *bytes.Buffer) {
 
 // TestCorpusTraces compares the tuple prover's traces with the prover's on
 // the valid mirrored rulesheets: every tenth one with one rollout by default,
-// all of them with GDLPERF_CORPUS=1 (make target tupleprover-corpus; set
+// all of them with GDLPERF_CORPUS=1 (go test -run TestCorpusTraces; set
 // GDLPERF_CORPUS_ROLLOUTS to change the rollouts, 2 by default). Each engine
 // has a budget of 30 s per game; where the prover runs out of it, the part
 // it played is compared. Zero mismatches is the bar; games the tuple prover
 // refuses or cannot finish are listed with their reasons and must stay
 // under 1%. GDLPERF_CORPUS_MATCH=text runs the games whose path has text.
 func TestCorpusTraces(t *testing.T) {
-	mirror, games := corpusGames(t)
+	games := enginetest.MirroredGames(t)
 	every, rollouts, budget := 10, 1, 30*time.Second
 	if os.Getenv("GDLPERF_CORPUS") != "" {
 		every, rollouts = 1, 2
@@ -100,17 +72,17 @@ func TestCorpusTraces(t *testing.T) {
 	match := os.Getenv("GDLPERF_CORPUS_MATCH")
 	for i, cg := range games {
 		if match != "" {
-			if !strings.Contains(cg.path, match) {
+			if !strings.Contains(cg.Path, match) {
 				continue
 			}
 		} else if i%every != 0 {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(mirror, cg.path))
+		src, err := os.ReadFile(cg.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := gdl.Load(cg.path, src)
+		g, err := gdl.Load(cg.Path, src)
 		if err != nil {
 			continue // invalid games are the validator's business
 		}
@@ -122,18 +94,18 @@ func TestCorpusTraces(t *testing.T) {
 		m, err := tupleprover.New(g, tupleprover.WithDeadline(time.Now().Add(budget)))
 		if err != nil {
 			refused++
-			t.Logf("REFUSED %s (%s): %v", cg.key, cg.path, err)
+			t.Logf("REFUSED %s (%s): %v", cg.Name(), cg.Path, err)
 			continue
 		}
 		eb, eerr := trace(m, 1, rollouts)
 		if eerr != nil && strings.HasPrefix(eerr.Error(), "panic") {
 			mismatches++
-			t.Errorf("PANIC %s (%s): %v", cg.key, cg.path, eerr)
+			t.Errorf("PANIC %s (%s): %v", cg.Name(), cg.Path, eerr)
 			continue
 		}
 		if isLimit(eerr) && !isLimit(rerr) {
 			refused++
-			t.Logf("LIMIT %s (%s): %v", cg.key, cg.path, eerr)
+			t.Logf("LIMIT %s (%s): %v", cg.Name(), cg.Path, eerr)
 			continue
 		}
 		note := ""
@@ -144,15 +116,15 @@ func TestCorpusTraces(t *testing.T) {
 		}
 		mis, err := enginetest.CompareTraces(rb, eb)
 		if err != nil {
-			t.Errorf("%s: %v", cg.key, err)
+			t.Errorf("%s: %v", cg.Name(), err)
 			continue
 		}
 		if mis != nil {
 			mismatches++
-			t.Errorf("MISMATCH %s (%s): %v\nmoves:\n%s", cg.key, cg.path, mis, mis.HistoryText())
+			t.Errorf("MISMATCH %s (%s): %v\nmoves:\n%s", cg.Name(), cg.Path, mis, mis.HistoryText())
 			continue
 		}
-		t.Logf("ok %s in %s%s", cg.key, time.Since(start).Round(time.Millisecond), note)
+		t.Logf("ok %s in %s%s", cg.Name(), time.Since(start).Round(time.Millisecond), note)
 	}
 	t.Logf("%d valid games: %d mismatches, %d refused or out of budget (%.2f%%), %d where the prover ran out of budget",
 		valid, mismatches, refused, 100*float64(refused)/float64(max(valid, 1)), refLimited)
