@@ -2,6 +2,7 @@ package enginetest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -175,4 +176,51 @@ func TestExhaustiveTicTacToe(t *testing.T) {
 	assert.Nil(t, m)
 	assert.True(t, st.Complete)
 	assert.Equal(t, 5478, st.States, "tic-tac-toe has 5478 reachable positions")
+}
+
+// skewedRoller is a machine whose own rollout loop takes the move after the
+// one drawn (not the one drawn reversed: on tic-tac-toe that is the board
+// turned by 180 degrees, which plays alike).
+type skewedRoller struct{ engines.Machine }
+
+func (s skewedRoller) Rollout(rng *rand.Rand, stop func() bool, goals []int) (int64, bool, error) {
+	st, _ := s.Initial()
+	var steps int64
+	joint := make([]engines.Move, len(s.Roles()))
+	for {
+		if term, err := s.Terminal(st); err != nil || term {
+			g, err := s.Goals(st)
+			copy(goals, g)
+			return steps, false, err
+		}
+		for r := range joint {
+			legal, err := s.Legal(st, r)
+			if err != nil {
+				return steps, false, err
+			}
+			joint[r] = legal[(rng.IntN(len(legal))+1)%len(legal)]
+		}
+		var err error
+		if st, err = s.Next(st, joint); err != nil {
+			return steps, false, err
+		}
+		steps++
+	}
+}
+
+func TestRollerCheckCatchesOtherRollouts(t *testing.T) {
+	g := builtin(t, "tictactoe")
+	ref := Reference()
+	honest := engines.Engine{Name: "honest", New: func(g *gdl.Game) (engines.Machine, error) {
+		m, err := ref.New(g)
+		return struct{ engines.Machine }{m}, err
+	}}
+	require.NoError(t, RollerCheck(honest, g, 2, 20), "a machine without its own loop passes")
+	skewed := engines.Engine{Name: "skewed", New: func(g *gdl.Game) (engines.Machine, error) {
+		m, err := ref.New(g)
+		return skewedRoller{m}, err
+	}}
+	err := RollerCheck(skewed, g, 2, 20)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "own rollout loop")
 }

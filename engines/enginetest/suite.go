@@ -158,6 +158,9 @@ func Suite(t *testing.T, e engines.Engine) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if err := RollerCheck(e, sg.game, 2, 20); err != nil {
+				t.Fatal(err)
+			}
 			m, st, err := Exhaustive(rm, em, 5_000)
 			if err != nil {
 				t.Fatal(err)
@@ -177,4 +180,35 @@ func Suite(t *testing.T, e engines.Engine) {
 			}
 		})
 	}
+}
+
+// RollerCheck plays n rollouts for each of seeds 1..seeds with the engine's
+// own rollout loop, when its machine is an engines.Roller, and with the
+// generic loop over its methods, and fails unless both played the same
+// rollouts: the same state changes, rollouts and goal sums, and the same
+// error kind when a rollout fails.
+func RollerCheck(e engines.Engine, g *gdl.Game, seeds, n int) error {
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		fast, err := e.New(g)
+		if err != nil {
+			return err
+		}
+		if _, ok := fast.(engines.Roller); !ok {
+			return nil
+		}
+		slow, err := e.New(g)
+		if err != nil {
+			return err
+		}
+		got, gerr := rollout.RunRollouts(fast, int64(n), seed)
+		want, werr := rollout.RunRollouts(struct{ engines.Machine }{slow}, int64(n), seed)
+		if errorKind(fmt.Sprint(gerr)) != errorKind(fmt.Sprint(werr)) || (gerr == nil) != (werr == nil) {
+			return fmt.Errorf("seed %d: the engine's own rollout loop failed with %v, the generic loop with %v", seed, gerr, werr)
+		}
+		if got.StateChanges != want.StateChanges || got.Rollouts != want.Rollouts || fmt.Sprint(got.GoalSums) != fmt.Sprint(want.GoalSums) {
+			return fmt.Errorf("seed %d: the engine's own rollout loop played %d rollouts, %d state changes, goal sums %v; the generic loop %d, %d, %v",
+				seed, got.Rollouts, got.StateChanges, got.GoalSums, want.Rollouts, want.StateChanges, want.GoalSums)
+		}
+	}
+	return nil
 }

@@ -44,6 +44,8 @@ type Machine struct {
 	tbits    []uint64
 	nextBits []uint64
 	legalBuf []engines.Move // role r's legal moves are built in legalBuf[roleStart[r]:]
+	joint    []engines.Move // Rollout's joint move
+	nextBuf  []uint64       // Rollout's next state
 
 	slab    []uint64 // words for the next states
 	words   int      // words per state (at least one)
@@ -55,6 +57,8 @@ type Machine struct {
 	snap        *snapshot
 	work        int64   // edges processed by run
 	edgesPerBit float64 // running mean of the edges one base change costs
+	meanWork    int64   // edges and base changes since edgesPerBit was updated
+	meanBits    int64
 }
 
 type snapshot struct {
@@ -181,10 +185,15 @@ func (m *Machine) legalMoves(r int) []engines.Move {
 		case p.scanLegal:
 			// No branch per move: every move is written and the count
 			// grows by its value (n never passes the move written).
-			cnt := m.cnt
-			for i, l := range p.legalLit[g.lo:g.hi] {
-				buf[n] = engines.Move(int(g.lo) + i)
-				n += int(cnt[l>>1]>>31 ^ uint32(l&1))
+			// Without bounds checks: n is at most the number of moves
+			// of the role written so far, and literals are nodes.
+			cntp := unsafe.Pointer(unsafe.SliceData(m.cnt))
+			bufp := unsafe.Pointer(unsafe.SliceData(buf))
+			litp := unsafe.Pointer(unsafe.SliceData(p.legalLit))
+			for i := g.lo; i < g.hi; i++ {
+				l := *(*lit)(unsafe.Add(litp, uintptr(i)*4))
+				*(*engines.Move)(unsafe.Add(bufp, uintptr(n)*4)) = engines.Move(i)
+				n += int(*(*uint32)(unsafe.Add(cntp, uintptr(l>>1)*4))>>31 ^ uint32(l&1))
 			}
 		default:
 			off := p.words * 64
@@ -254,21 +263,7 @@ func (m *Machine) emit(c int32, up bool) {
 	}
 	m.sp = sp
 	if p.flags[c] != 0 {
-		m.special(c, d)
-	}
-}
-
-// special runs node c's successors inside cyclic components and its
-// triggers; d is +1 or -1 (the change of c's output).
-func (m *Machine) special(c int32, d uint32) {
-	p := m.p
-	if p.flags[c]&1 != 0 {
-		m.sccEdges(c, d)
-	}
-	tbits := m.tbits
-	for _, x := range p.trig[p.trigStart[c]:p.trigStart[c+1]] {
-		b := x >> 1
-		tbits[b>>6] ^= 1 << (b & 63)
+		m.fire(c, d)
 	}
 }
 
@@ -295,67 +290,8 @@ func (m *Machine) sccEdges(c int32, d uint32) {
 // the popped node before its loop starts, so a push is a store and an add
 // of the flip bit, without a branch.
 func (m *Machine) run() {
-	p := m.p
-	cnt, out := m.cnt, m.out
-	trig, tbits := p.trig, m.tbits
-	// The loop reads the program's arrays without bounds checks: every
-	// node id and successor offset comes from compile, which built them
-	// in range, and the stack has room for every successor (reserve).
-	cntp := unsafe.Pointer(unsafe.SliceData(cnt))
-	outp := unsafe.Pointer(unsafe.SliceData(out))
-	succp := unsafe.Pointer(unsafe.SliceData(p.succ))
-	startp := unsafe.Pointer(unsafe.SliceData(p.succStart))
-	flagsp := unsafe.Pointer(unsafe.SliceData(p.flags))
-	tstartp := unsafe.Pointer(unsafe.SliceData(p.trigStart))
-	work := m.work
 	for {
-		stack, sp := m.stack, m.sp
-		stackp := unsafe.Pointer(unsafe.SliceData(stack))
-		for sp > 0 {
-			sp--
-			c := *(*int32)(unsafe.Add(stackp, uintptr(sp)*4))
-			v := uint8(*(*uint32)(unsafe.Add(cntp, uintptr(c)*4)) >> 31)
-			op := (*uint8)(unsafe.Add(outp, uintptr(c)))
-			if v == *op {
-				continue
-			}
-			*op = v
-			d := uint32(v)*2 - 1 // +1 or -1
-			b := *(*int32)(unsafe.Add(startp, uintptr(c)*4))
-			n := int(*(*int32)(unsafe.Add(startp, uintptr(c)*4+4)) - b)
-			work += int64(n)
-			if len(stack)-sp < n {
-				m.sp = sp
-				m.reserve(n)
-				stack = m.stack
-				stackp = unsafe.Pointer(unsafe.SliceData(stack))
-			}
-			ep := unsafe.Add(succp, uintptr(b)*4)
-			for i := 0; i < n; i++ {
-				e := *(*int32)(unsafe.Add(ep, uintptr(i)*4))
-				t := uintptr(e >> 2)
-				neg := -(uint32(e) & 1)
-				tp := (*uint32)(unsafe.Add(cntp, t*4))
-				old := *tp
-				nv := old + (d ^ neg) - neg
-				*tp = nv
-				*(*int32)(unsafe.Add(stackp, uintptr(sp)*4)) = int32(t)
-				sp += int((old ^ nv) >> 31 &^ (uint32(e) >> 1))
-			}
-			if f := *(*uint8)(unsafe.Add(flagsp, uintptr(c))); f != 0 {
-				if f&1 != 0 {
-					m.sccEdges(c, d)
-				}
-				tb := *(*int32)(unsafe.Add(tstartp, uintptr(c)*4))
-				te := *(*int32)(unsafe.Add(tstartp, uintptr(c)*4+4))
-				for _, x := range trig[tb:te] {
-					b := x >> 1
-					tbits[b>>6] ^= 1 << (b & 63)
-				}
-			}
-		}
-		m.sp = 0
-		m.work = work
+		m.drain()
 		if m.ndirty == 0 {
 			return
 		}
@@ -368,7 +304,89 @@ func (m *Machine) run() {
 				break
 			}
 		}
-		work = m.work
+	}
+}
+
+// drain pops pending nodes until the stack is empty. The loop keeps few
+// values live (so the compiler keeps them in registers); the rarer work of
+// a node with triggers or successors in cyclic components is in fire.
+func (m *Machine) drain() {
+	p := m.p
+	// The loop reads the program's arrays without bounds checks: every
+	// node id and successor offset comes from compile, which built them
+	// in range, and the stack has room for every successor (reserve).
+	cntp := unsafe.Pointer(unsafe.SliceData(m.cnt))
+	outp := unsafe.Pointer(unsafe.SliceData(m.out))
+	succp := unsafe.Pointer(unsafe.SliceData(p.succ))
+	startp := unsafe.Pointer(unsafe.SliceData(p.succStart))
+	flagsp := unsafe.Pointer(unsafe.SliceData(p.flags))
+	trig1p := unsafe.Pointer(unsafe.SliceData(p.trig1))
+	tbitsp := unsafe.Pointer(unsafe.SliceData(m.tbits))
+	work := m.work
+	sp := m.sp
+	stackp := unsafe.Pointer(unsafe.SliceData(m.stack))
+	for sp > 0 {
+		sp--
+		c := *(*int32)(unsafe.Add(stackp, uintptr(sp)*4))
+		v := uint8(*(*uint32)(unsafe.Add(cntp, uintptr(c)*4)) >> 31)
+		op := (*uint8)(unsafe.Add(outp, uintptr(c)))
+		if v == *op {
+			continue
+		}
+		*op = v
+		d := uint32(v)*2 - 1 // +1 or -1
+		b := *(*int32)(unsafe.Add(startp, uintptr(c)*4))
+		n := int(*(*int32)(unsafe.Add(startp, uintptr(c)*4+4)) - b)
+		work += int64(n)
+		if len(m.stack)-sp < n {
+			stackp = m.growStack(sp, n)
+		}
+		ep := unsafe.Add(succp, uintptr(b)*4)
+		end := unsafe.Add(ep, uintptr(n)*4)
+		for ; ep != end; ep = unsafe.Add(ep, 4) {
+			e := *(*uint32)(ep)
+			t := e >> 2
+			tp := (*uint32)(unsafe.Add(cntp, uintptr(t)*4))
+			old := *tp
+			nv := old + (d ^ -(e & 1)) + e&1 // d, or -d on a negated edge
+			*tp = nv
+			*(*uint32)(unsafe.Add(stackp, uintptr(sp)*4)) = t
+			sp += int((old ^ nv) >> 31 &^ (e >> 1))
+		}
+		switch *(*uint8)(unsafe.Add(flagsp, uintptr(c))) {
+		case 0:
+		case 4:
+			b := *(*int32)(unsafe.Add(trig1p, uintptr(c)*4))
+			*(*uint64)(unsafe.Add(tbitsp, uintptr(b>>6)*8)) ^= 1 << (b & 63)
+		default:
+			m.fire(c, d)
+		}
+	}
+	m.sp = 0
+	m.work = work
+}
+
+// growStack makes room for n more nodes above sp and returns the stack's
+// new base. It is out of line so that drain's loop keeps its registers.
+//
+//go:noinline
+func (m *Machine) growStack(sp, n int) unsafe.Pointer {
+	m.sp = sp
+	m.reserve(n)
+	return unsafe.Pointer(unsafe.SliceData(m.stack))
+}
+
+// fire runs node c's successors in cyclic components and its triggers; d
+// is +1 or -1, the change of c's output.
+func (m *Machine) fire(c int32, d uint32) {
+	p := m.p
+	if p.flags[c]&1 != 0 {
+		m.sccEdges(c, d)
+	}
+	tbits := m.tbits
+	for _, x := range p.trig[p.trigStart[c]:p.trigStart[c+1]] {
+		b := x >> 1
+		tbits[b>>6] ^= 1 << (b & 63)
 	}
 }
 
@@ -444,11 +462,26 @@ func (m *Machine) setState(s *state) {
 		m.restore()
 		return
 	}
+	m.moveTo(sb)
+	m.cur = s
+	if s == m.initial && (m.snap == nil || m.snap.noMoves && m.anyMove()) {
+		// Taken again once moves have been played, so that the inputs
+		// of a restored network are those of a real move, not all off
+		// (which makes the first move of every rollout a large change).
+		m.takeSnapshot()
+	}
+}
+
+// moveTo sets the bases to sb, propagates, and keeps the running mean of
+// the work a base change costs.
+func (m *Machine) moveTo(sb []uint64) {
 	before := m.work
+	changed := 0
 	// Bases that go off are pushed first, those that come on popped first
 	// (as for the moves in Next).
 	for w, x := range m.curBits {
 		d := x &^ sb[w]
+		changed += bits.OnesCount64(d)
 		for d != 0 {
 			i := w*64 + bits.TrailingZeros64(d)
 			d &= d - 1
@@ -457,6 +490,7 @@ func (m *Machine) setState(s *state) {
 	}
 	for w, x := range m.curBits {
 		d := sb[w] &^ x
+		changed += bits.OnesCount64(d)
 		for d != 0 {
 			i := w*64 + bits.TrailingZeros64(d)
 			d &= d - 1
@@ -464,16 +498,14 @@ func (m *Machine) setState(s *state) {
 		}
 		m.curBits[w] = sb[w]
 	}
-	m.cur = s
 	m.run()
-	if changed > 0 {
-		m.edgesPerBit += (float64(m.work-before)/float64(changed) - m.edgesPerBit) / 16
-	}
-	if s == m.initial && (m.snap == nil || m.snap.noMoves && m.anyMove()) {
-		// Taken again once moves have been played, so that the inputs
-		// of a restored network are those of a real move, not all off
-		// (which makes the first move of every rollout a large change).
-		m.takeSnapshot()
+	// The mean is updated every 256 bits changed (a division per state
+	// change was a few percent of a small game's time).
+	m.meanWork += m.work - before
+	m.meanBits += int64(changed)
+	if m.meanBits >= 256 {
+		m.edgesPerBit = (3*m.edgesPerBit + float64(m.meanWork)/float64(m.meanBits)) / 4
+		m.meanWork, m.meanBits = 0, 0
 	}
 }
 
@@ -624,6 +656,15 @@ func (m *Machine) Next(s engines.State, joint []engines.Move) (engines.State, er
 		return ns, nil
 	}
 	m.setState(st)
+	m.play(joint)
+	copy(m.bits(ns), m.nextBits)
+	return ns, nil
+}
+
+// play sets the inputs to the joint move and propagates; the next state is
+// then in nextBits.
+func (m *Machine) play(joint []engines.Move) {
+	p := m.p
 	// The inputs that go off are pushed first, so that the ones that come
 	// on are popped first: an OR over the moves (a frame rule's "some
 	// move was made") then never sees all of them off on the way.
@@ -639,8 +680,6 @@ func (m *Machine) Next(s engines.State, joint []engines.Move) (engines.State, er
 		}
 	}
 	m.run()
-	copy(m.bits(ns), m.nextBits)
-	return ns, nil
 }
 
 // Goals implements engines.Machine.
@@ -654,6 +693,16 @@ func (m *Machine) Goals(s engines.State) ([]int, error) {
 		m.evalGoals()
 	}
 	goals := make([]int, len(p.roles))
+	if err := m.goalsInto(goals, func() string { return m.stateText(st) }); err != nil {
+		return nil, err
+	}
+	return goals, nil
+}
+
+// goalsInto reads every role's goal value from the network into goals;
+// text describes the state for errors.
+func (m *Machine) goalsInto(goals []int, text func() string) error {
+	p := m.p
 	for r, gs := range p.goals {
 		n, at := 0, -1
 		for i, g := range gs {
@@ -669,14 +718,14 @@ func (m *Machine) Goals(s engines.State) ([]int, error) {
 					vals = append(vals, g.text)
 				}
 			}
-			return nil, engines.Errorf(engines.GoalCount, "role %s has %d goal values [%s] in the state %s; it needs exactly one", p.roles[r], n, strings.Join(vals, " "), m.stateText(st))
+			return engines.Errorf(engines.GoalCount, "role %s has %d goal values [%s] in the state %s; it needs exactly one", p.roles[r], n, strings.Join(vals, " "), text())
 		}
 		if !gs[at].ok {
-			return nil, engines.Errorf(engines.GoalValue, "role %s has the goal value %s, which is not an integer", p.roles[r], gs[at].text)
+			return engines.Errorf(engines.GoalValue, "role %s has the goal value %s, which is not an integer", p.roles[r], gs[at].text)
 		}
 		goals[r] = gs[at].value
 	}
-	return goals, nil
+	return nil
 }
 
 // StateFacts implements engines.Machine. Bases are numbered in the order of
@@ -697,8 +746,18 @@ func (m *Machine) StateFacts(s engines.State) []string {
 	return out
 }
 
-func (m *Machine) stateText(st *state) string {
-	facts := m.StateFacts(st)
+func (m *Machine) stateText(st *state) string { return m.bitsText(m.bits(st)) }
+
+// bitsText prints the state whose bitset is b, shortened.
+func (m *Machine) bitsText(b []uint64) string {
+	var facts []string
+	for w, x := range b {
+		for x != 0 {
+			i := w*64 + bits.TrailingZeros64(x)
+			x &= x - 1
+			facts = append(facts, m.p.baseText[i])
+		}
+	}
 	if len(facts) > 12 {
 		facts = append(facts[:12:12], "...")
 	}

@@ -50,7 +50,8 @@ type program struct {
 	sccSucc   []int32
 	trigStart []int32 // triggers: bit<<1 | legal, the bit of Machine.tbits to toggle
 	trig      []int32
-	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers
+	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers; 4 (alone): it has one trigger, trig1
+	trig1     []int32 // the one trigger's bit, when flags is 4
 
 	scanNext   bool    // read the next state from the next propositions (no triggers)
 	scanLegal  bool    // read the legal moves from the legal propositions (no triggers)
@@ -315,12 +316,17 @@ func compile(nw *network) *program {
 	p.trigStart, p.trig = csr(trigs)
 	p.intStart, p.intSucc = csr(internal)
 	p.flags = make([]uint8, n)
+	p.trig1 = make([]int32, n)
 	for v := 0; v < n; v++ {
 		if len(sccOuts[v]) > 0 {
 			p.flags[v] |= 1
 		}
 		if len(trigs[v]) > 0 {
 			p.flags[v] |= 2
+		}
+		if p.flags[v] == 2 && len(trigs[v]) == 1 {
+			p.flags[v] = 4
+			p.trig1[v] = trigs[v][0] >> 1
 		}
 	}
 

@@ -17,33 +17,98 @@ type Stats struct {
 	StateChanges int64
 	Rollouts     int64
 	Elapsed      time.Duration
+	// GoalSums is each role's goal values summed over the finished
+	// rollouts.
+	GoalSums []int64
 }
 
 // Run plays random rollouts on m until d has elapsed: from the initial
 // state, until a terminal state, one uniformly random legal move per role
 // and the next state; at the terminal state, the goals of every role. The
 // state changes of an unfinished last rollout count. A game error stops the
-// run and is returned with the figures so far.
+// run and is returned with the figures so far. A machine that is an
+// engines.Roller plays the rollouts with its own loop.
 func Run(m engines.Machine, d time.Duration, seed uint64) (Stats, error) {
+	c := &clock{deadline: time.Now().Add(d), every: 1}
+	return run(m, seed, c, -1)
+}
+
+// clock tells a run when its time is over. Between rollouts it reads the
+// time only every few rollouts (as many as take about a millisecond: a
+// read costs as much as a few state changes of a fast engine on a small
+// game); within a rollout, every 64 steps.
+type clock struct {
+	deadline time.Time
+	every, n int
+	last     time.Time
+}
+
+func (c *clock) over() bool { return time.Now().After(c.deadline) }
+
+func (c *clock) overBetween() bool {
+	if c.n++; c.n < c.every {
+		return false
+	}
+	c.n = 0
+	now := time.Now()
+	switch d := now.Sub(c.last); {
+	case d < 250*time.Microsecond && c.every < 1<<12:
+		c.every *= 2
+	case d > time.Millisecond && c.every > 1:
+		c.every /= 2
+	}
+	c.last = now
+	return now.After(c.deadline)
+}
+
+// RunRollouts plays exactly n of the rollouts that Run plays for seed,
+// whatever the time they take: the same random draws, so an engine's own
+// rollout loop can be compared with the generic one (hide the Roller by
+// wrapping the machine: struct{ engines.Machine }).
+func RunRollouts(m engines.Machine, n int64, seed uint64) (Stats, error) {
+	return run(m, seed, nil, n)
+}
+
+// run plays rollouts until the clock says the time is over or, with
+// n >= 0, n rollouts are finished.
+func run(m engines.Machine, seed uint64, c *clock, n int64) (Stats, error) {
+	var over func() bool
+	if c != nil {
+		over = c.over
+	}
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	choose := func(_ int, legal []engines.Move) engines.Move { return legal[rng.IntN(len(legal))] }
 	start := time.Now()
-	deadline := start.Add(d)
-	over := func() bool { return time.Now().After(deadline) }
-	var st Stats
-	joint := make([]engines.Move, len(m.Roles()))
-	for {
-		stopped, err := playout(m, joint, choose, 0, over, &st)
+	roles := len(m.Roles())
+	st := Stats{GoalSums: make([]int64, roles)}
+	goals := make([]int, roles)
+	var roll func() (stopped bool, err error)
+	if r, ok := m.(engines.Roller); ok {
+		roll = func() (bool, error) {
+			steps, stopped, err := r.Rollout(rng, over, goals)
+			st.StateChanges += steps
+			return stopped, err
+		}
+	} else {
+		joint := make([]engines.Move, roles)
+		choose := func(_ int, legal []engines.Move) engines.Move { return legal[rng.IntN(len(legal))] }
+		roll = func() (bool, error) { return playout(m, joint, choose, 0, over, &st, goals) }
+	}
+	for n < 0 || st.Rollouts < n {
+		stopped, err := roll()
 		if err != nil || stopped {
 			st.Elapsed = time.Since(start)
 			return st, err
 		}
 		st.Rollouts++
-		if over() {
-			st.Elapsed = time.Since(start)
-			return st, nil
+		for i, g := range goals {
+			st.GoalSums[i] += int64(g)
+		}
+		if c != nil && c.overBetween() {
+			break
 		}
 	}
+	st.Elapsed = time.Since(start)
+	return st, nil
 }
 
 // RunFixed plays exactly n rollouts, each chosen as in a trace (rollout r
@@ -68,26 +133,32 @@ func RunFixed(m engines.Machine, n int, seed uint64) (Stats, error) {
 		sorted = slices.CompactFunc(sorted, func(a, b engines.Move) bool { return text(a) == text(b) })
 		return sorted[rng.IntN(len(sorted))]
 	}
-	var st Stats
-	joint := make([]engines.Move, len(m.Roles()))
+	roles := len(m.Roles())
+	st := Stats{GoalSums: make([]int64, roles)}
+	joint := make([]engines.Move, roles)
+	goals := make([]int, roles)
 	start := time.Now()
 	for r := 0; r < n; r++ {
 		rng = rand.New(rand.NewPCG(seed, uint64(r)))
-		if _, err := playout(m, joint, choose, MaxTraceSteps, nil, &st); err != nil {
+		if _, err := playout(m, joint, choose, MaxTraceSteps, nil, &st, goals); err != nil {
 			st.Elapsed = time.Since(start)
 			return st, err
 		}
 		st.Rollouts++
+		for i, g := range goals {
+			st.GoalSums[i] += int64(g)
+		}
 	}
 	st.Elapsed = time.Since(start)
 	return st, nil
 }
 
 // playout plays one rollout of m, choosing each role's move with choose, and
-// counts its state changes in st. With maxSteps > 0, a rollout longer than
+// counts its state changes in st; the goals of its terminal state go to
+// goals. With maxSteps > 0, a rollout longer than
 // that is a game error; stop, when not nil, is asked every 64 steps and
 // ends the rollout unfinished when it says so.
-func playout(m engines.Machine, joint []engines.Move, choose func(role int, legal []engines.Move) engines.Move, maxSteps int, stop func() bool, st *Stats) (stopped bool, err error) {
+func playout(m engines.Machine, joint []engines.Move, choose func(role int, legal []engines.Move) engines.Move, maxSteps int, stop func() bool, st *Stats, goals []int) (stopped bool, err error) {
 	s, err := m.Initial()
 	if err != nil {
 		return false, err
@@ -118,6 +189,7 @@ func playout(m engines.Machine, joint []engines.Move, choose func(role int, lega
 		}
 		st.StateChanges++
 	}
-	_, err = m.Goals(s)
+	g, err := m.Goals(s)
+	copy(goals, g)
 	return false, err
 }

@@ -1,0 +1,83 @@
+package propnet
+
+import (
+	"math/rand/v2"
+
+	"github.com/gdlperf/gdlperf/engines"
+)
+
+var _ engines.Roller = (*Machine)(nil)
+
+// Rollout implements engines.Roller. In fast mode the network itself is
+// the rollout's position: each step reads terminal and the legal moves from
+// it, propagates the joint move, and moves the bases to the next-state bits
+// the triggers kept; no state is made. The full-pass twin plays through
+// the Machine's methods.
+func (m *Machine) Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error) {
+	if m.mode == FullPass {
+		return m.slowRollout(rng, stop, goals)
+	}
+	p := m.p
+	if len(m.joint) != len(p.roles) {
+		m.joint = make([]engines.Move, len(p.roles))
+		m.nextBuf = make([]uint64, len(m.curBits))
+	}
+	joint, next := m.joint, m.nextBuf
+	m.setState(m.initial)
+	for step := 0; ; step++ {
+		if stop != nil && step&63 == 63 && stop() {
+			return steps, true, nil
+		}
+		if m.cnt[p.terminal>>1]>>31^uint32(p.terminal&1) == 1 {
+			break
+		}
+		for r := range joint {
+			legal := m.legalMoves(r)
+			if len(legal) == 0 {
+				return steps, false, engines.Errorf(engines.NoLegalMove, "role %s has no legal move in the state %s", p.roles[r], m.bitsText(m.curBits))
+			}
+			joint[r] = legal[rng.IntN(len(legal))]
+		}
+		m.play(joint)
+		copy(next, m.nextBits)
+		m.cur = nil // the network's position is no state object
+		m.moveTo(next)
+		steps++
+	}
+	m.evalGoals()
+	return steps, false, m.goalsInto(goals, func() string { return m.bitsText(m.curBits) })
+}
+
+// slowRollout plays a rollout through the Machine's methods.
+func (m *Machine) slowRollout(rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error) {
+	if len(m.joint) != len(m.p.roles) {
+		m.joint = make([]engines.Move, len(m.p.roles))
+	}
+	s, _ := m.Initial()
+	for step := 0; ; step++ {
+		if stop != nil && step&63 == 63 && stop() {
+			return steps, true, nil
+		}
+		term, err := m.Terminal(s)
+		if err != nil {
+			return steps, false, err
+		}
+		if term {
+			break
+		}
+		for r := range m.joint {
+			legal, err := m.Legal(s, r)
+			if err != nil {
+				return steps, false, err
+			}
+			m.joint[r] = legal[rng.IntN(len(legal))]
+		}
+		if s, err = m.Next(s, m.joint); err != nil {
+			return steps, false, err
+		}
+		steps++
+	}
+	g, err := m.Goals(s)
+	copy(goals, g)
+	return steps, false, err
+}
