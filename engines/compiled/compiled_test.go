@@ -91,9 +91,11 @@ func proverTrace(t testing.TB, g *gdl.Game, seed uint64, n int) []byte {
 	return buf.Bytes()
 }
 
-// programTrace runs the program's -trace to standard output.
-func programTrace(t testing.TB, prog *engines.NativeProgram, gameFile string, seed uint64, n int) []byte {
-	cmd := exec.Command(prog.Path, "-trace", "-", "-seed", itoa(int64(seed)), "-rollouts", itoa(int64(n)), gameFile)
+// programTrace runs the program's -trace to standard output, with the
+// flags in more (such as -design).
+func programTrace(t testing.TB, prog *engines.NativeProgram, gameFile string, seed uint64, n int, more ...string) []byte {
+	args := append([]string{"-trace", "-", "-seed", itoa(int64(seed)), "-rollouts", itoa(int64(n))}, more...)
+	cmd := exec.Command(prog.Path, append(args, gameFile)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.Run() // a game error exits 1 with the trace written

@@ -26,6 +26,18 @@
 // (not (true (cell ?x ?y red))) over the board's coordinates costs one
 // array read and one membership test per cell.
 //
+// Bottom-up evaluation computes whole relations that a top-down prover only
+// samples, which on some games is thousands of times the work. A program
+// therefore holds two designs, each a Go package of its own (bu and ms)
+// with its own data: the rules as they are, and the rules rewritten with
+// magic sets (gdl.MagicSets, the static relations kept whole), which
+// computes only the tuples the questions demand. A design that cannot be
+// generated within the budgets is left out. At start-up the program loads
+// both, plays a few bounded warm-up rounds of random steps on each in turn
+// and keeps the faster, with a bias towards bottom-up, as the tuple prover
+// does (rt/choose.go); -design forces one. The result file names the
+// design kept.
+//
 // Names from the game reach the generated source only as integer ids: their
 // texts travel in an embedded data file (game.bin), with the ground terms
 // and facts. The runtime (rt/) is ordinary Go code copied beside the
@@ -65,7 +77,7 @@ var source embed.FS
 const Name = "compiled"
 
 // Version is the engine's version, baked into every program it builds.
-var Version = engines.SourceVersion("1", source, gdl.Source, engines.Source, rollout.Source)
+var Version = engines.SourceVersion("2", source, gdl.Source, engines.Source, rollout.Source)
 
 func init() {
 	engines.Register(engines.Engine{

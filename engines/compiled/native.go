@@ -182,6 +182,9 @@ func writeSources(dir string, out *generated) error {
 		return err
 	}
 	for name, b := range out.files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			return err
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			return err
 		}

@@ -169,7 +169,7 @@ func TestDebugMagic(t *testing.T) {
 	start := time.Now()
 	var m *Machine
 	for range 40 {
-		g2, orig := magicGame(g, m1.static, whole)
+		g2, orig := gdl.MagicSets(g, m1.static, whole)
 		if g2 == nil {
 			fmt.Println("too large")
 			return
@@ -199,7 +199,7 @@ func TestDebugSCC(t *testing.T) {
 	}
 	g, _ := gdl.LoadFile(path)
 	m1, _ := build(g, nil, designBottomUp, true)
-	g2, _ := magicGame(g, m1.static, nil)
+	g2, _ := gdl.MagicSets(g, m1.static, nil)
 	a := g2.Analysis
 	target := a.Relations[gdl.Intern(os.Getenv("TP_REL"))]
 	for _, n := range a.Order {
@@ -229,7 +229,7 @@ func TestDebugBoth(t *testing.T) {
 		if err1 == nil {
 			r1 = m1.warmRate
 		}
-		g2, _ := magicGame(g, m1.static, map[gdl.Symbol]bool{})
+		g2, _ := gdl.MagicSets(g, m1.static, map[gdl.Symbol]bool{})
 		m2, err2 := build(g2, nil, designMagic, false)
 		if err2 == nil {
 			r2 = m2.warmRate

@@ -157,7 +157,7 @@ func WithDeadline(t time.Time) Option { return func(m *Machine) { m.deadline = t
 
 // New compiles a game and computes its static relations. It compiles the
 // rules as they are (plain bottom-up evaluation) and rewritten with magic
-// sets (see magicGame), which computes only the tuples the questions
+// sets (see gdl.MagicSets), which computes only the tuples the questions
 // demand; each plays a few random steps while it warms up, and the faster
 // is kept. A design whose relations grow too large or too slow is dropped.
 func New(g *gdl.Game, opts ...Option) (*Machine, error) {
@@ -230,9 +230,9 @@ func buildMagic(g *gdl.Game, static map[gdl.Symbol]bool, opts []Option, tight bo
 		if time.Since(start) > magicBudget {
 			break
 		}
-		g2, orig := magicGame(g, static, whole)
+		g2, orig := gdl.MagicSets(g, static, whole)
 		if g2 == nil {
-			return nil, engines.Errorf(engines.ResourceLimit, "the rewritten game has over %d rules", maxMagicRules)
+			return nil, engines.Errorf(engines.ResourceLimit, "the rewritten game has over %d rules", gdl.MaxMagicRules)
 		}
 		m, err := build(g2, opts, designMagic, tight)
 		var ce *cycleError
@@ -257,7 +257,7 @@ const (
 func WithDesign(d string) Option { return func(m *Machine) { m.design = d } }
 
 // Design says how the machine evaluates the game: "bottom-up", or
-// "magic sets" when it runs the rules rewritten by magicGame.
+// "magic sets" when it runs the rules rewritten by gdl.MagicSets.
 func (m *Machine) Design() string { return m.design }
 
 // build compiles g and computes its static relations; tight sets the

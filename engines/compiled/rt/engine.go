@@ -85,6 +85,7 @@ type Engine struct {
 	Version  string // the engine version baked in at generation
 	RulesSHA string // sha256 (hex) of the rules the program was built for
 	Data     []byte // the game's data: names, ground terms, facts
+	Design   string // DesignBottomUp or DesignMagic
 
 	S       *Store
 	Rels    []*Rel // in the order of the data's facts
@@ -112,6 +113,7 @@ type Engine struct {
 	tup        []int32
 	empty      *State
 	slab       []int32 // states' facts are cut from it
+	cells      int64   // Cells while another engine is active
 }
 
 // NewEngine returns an engine over the store s; the generated code fills
@@ -214,6 +216,7 @@ func (e *Engine) ensure(units []*Unit) {
 		if u.stamp == g {
 			continue
 		}
+		checkWarm()
 		e.evalUnit(u)
 		u.stamp = g
 	}

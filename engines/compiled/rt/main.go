@@ -31,29 +31,42 @@ const MaxTraceSteps = 10_000
 
 var processStart = time.Now()
 
-// Main runs the program's command line and exits.
-func Main(e *Engine) {
-	os.Exit(Run(e, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
-
 const usage = `usage:
-  PROG [-seed S] [-rollouts N] GAME_FILE RESULT_FILE SECONDS
-  PROG -trace TRACE_FILE [-seed S] [-rollouts N] GAME_FILE
-  PROG -serve [GAME_FILE]`
+  PROG [-design D] [-seed S] [-rollouts N] GAME_FILE RESULT_FILE SECONDS
+  PROG -trace TRACE_FILE [-design D] [-seed S] [-rollouts N] GAME_FILE
+  PROG -serve [-design D] [GAME_FILE]`
 
-// Run runs the command line args and returns the exit status.
-func Run(e *Engine, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// RunChoose runs the command line args with the program's designs and
+// returns the exit status. Each mode loads the designs and keeps the
+// fastest in a warm-up (see choose), or the one that -design names.
+func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compiled", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 1, "seed of the random move choices")
 	rollouts := fs.Int("rollouts", -1, "fixed-work mode (a run) or number of rollouts (a trace, 1 by default)")
 	trace := fs.String("trace", "", "write a trace to this file (\"-\": standard output)")
 	serve := fs.Bool("serve", false, "answer questions on standard input")
+	design := fs.String("design", "", "use this design, \""+DesignBottomUp+"\" or \"magic\", instead of the faster")
 	fs.Usage = func() { fmt.Fprintln(stderr, usage) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	rest := fs.Args()
+	forced := *design
+	switch forced {
+	case "", DesignBottomUp, DesignMagic:
+	case "magic":
+		forced = DesignMagic
+	default:
+		fmt.Fprintf(stderr, "-design must be %s or magic, not %q\n", DesignBottomUp, forced)
+		return exitUsage
+	}
+	es := make([]*Engine, len(designs))
+	for i, d := range designs {
+		es[i] = d.Setup()
+		es[i].Design = d.Name
+	}
+	e := es[0] // for the rules' checksum and the version
 	switch {
 	case *serve:
 		if len(rest) > 1 {
@@ -66,7 +79,8 @@ func Run(e *Engine, args []string, stdin io.Reader, stdout, stderr io.Writer) in
 				return exitFailure
 			}
 		}
-		if err := e.Load(); err != nil {
+		e, err := choose(es, forced)
+		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitFailure
 		}
@@ -90,7 +104,7 @@ func Run(e *Engine, args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			}
 			n = *rollouts
 		}
-		if err := e.runTrace(rest[0], *trace, *seed, n, stdout); err != nil {
+		if err := runTrace(es, forced, rest[0], *trace, *seed, n, stdout); err != nil {
 			fmt.Fprintln(stderr, "error:", err)
 			return exitFailure
 		}
@@ -105,7 +119,7 @@ func Run(e *Engine, args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "SECONDS must be a whole number of seconds, not %q\n", rest[2])
 		return exitUsage
 	}
-	res, err := e.process(rest[0], secs, max(*rollouts, 0), *seed)
+	res, err := process(es, forced, rest[0], secs, max(*rollouts, 0), *seed)
 	if werr := res.WriteFile(rest[1]); werr != nil {
 		fmt.Fprintln(stderr, "error: writing the result file:", werr)
 		return exitFailure
@@ -131,8 +145,10 @@ func (e *Engine) checkFile(path string) error {
 	return nil
 }
 
-// process is one benchmark run, as rollout.Process.Run.
-func (e *Engine) process(file string, secs, rollouts int, seed uint64) (res *Result, err error) {
+// process is one benchmark run, as rollout.Process.Run; the choice of the
+// design is part of the start-up, before the timing starts.
+func process(es []*Engine, forced, file string, secs, rollouts int, seed uint64) (res *Result, err error) {
+	e := es[0]
 	res = &Result{}
 	res.Set("version", e.Version)
 	fail := func(err error) (*Result, error) {
@@ -148,7 +164,8 @@ func (e *Engine) process(file string, secs, rollouts int, seed uint64) (res *Res
 	if err := e.checkFile(file); err != nil {
 		return fail(err)
 	}
-	if err := e.Load(); err != nil {
+	e, err = choose(es, forced)
+	if err != nil {
 		return fail(err)
 	}
 	initMs := time.Since(processStart).Milliseconds()
@@ -168,6 +185,7 @@ func (e *Engine) process(file string, secs, rollouts int, seed uint64) (res *Res
 	res.SetInt("peakRSSKiB", PeakRSSKiB())
 	res.SetInt("gomaxprocs", int64(runtime.GOMAXPROCS(0)))
 	res.Set("seed", fmt.Sprint(seed))
+	res.Set("design", e.Design)
 	return res, nil
 }
 
@@ -300,11 +318,12 @@ type TraceStep struct {
 
 // runTrace is gdlperf engine trace: the trace goes to a temporary file
 // renamed into place, kept when the game fails.
-func (e *Engine) runTrace(game, path string, seed uint64, n int, stdout io.Writer) error {
-	if err := e.checkFile(game); err != nil {
+func runTrace(es []*Engine, forced, game, path string, seed uint64, n int, stdout io.Writer) error {
+	if err := es[0].checkFile(game); err != nil {
 		return err
 	}
-	if err := e.Load(); err != nil {
+	e, err := choose(es, forced)
+	if err != nil {
 		return err
 	}
 	if path == "-" {

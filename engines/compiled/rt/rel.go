@@ -42,8 +42,11 @@ var (
 
 func tick() {
 	ticks++
-	if ticks&0xffff == 0 && !staticDeadline.IsZero() && time.Now().After(staticDeadline) {
-		Fail(ResourceLimit, "the static relations took over %s to compute", staticBudget)
+	if ticks&0xffff == 0 {
+		if !staticDeadline.IsZero() && time.Now().After(staticDeadline) {
+			Fail(ResourceLimit, "the static relations took over %s to compute", staticBudget)
+		}
+		checkWarm()
 	}
 }
 
@@ -245,6 +248,7 @@ func (r *Rel) Add3(a, b, c int32) bool {
 
 // push1 appends a row of a direct width-1 relation.
 func (r *Rel) push1(v int32) {
+	tick()
 	row := r.N
 	r.Data = append(r.Data, v)
 	r.N++

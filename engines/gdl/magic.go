@@ -1,13 +1,11 @@
-package tupleprover
+package gdl
 
 import (
 	"strconv"
 	"strings"
-
-	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
-// magicGame rewrites a game with the magic-sets transformation (Bancilhon,
+// MagicSets rewrites a game with the magic-sets transformation (Bancilhon,
 // Maier, Sagiv and Ullman 1986; Beeri and Ramakrishnan 1991), so that
 // bottom-up evaluation computes only the tuples that the questions demand,
 // as a top-down prover would. It is the fallback for games whose relations
@@ -22,16 +20,19 @@ import (
 // do the relations in keep (static relations small enough to compute once).
 //
 // Relations in whole are computed whole wherever they are called (their
-// own calls are still rewritten); New puts there the relations whose
-// rewriting closes a cycle through a negation. orig maps every new name to
-// the relation it copies.
-func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl.Symbol]gdl.Symbol) {
-	orig := map[gdl.Symbol]gdl.Symbol{}
+// own calls are still rewritten); callers put there the relations whose
+// rewriting closes a cycle through a negation (the Negated of the
+// *RuleCycleError that RuleGroups returns for the rewritten rules, mapped
+// back through orig), and rewrite again. orig maps every new name to the
+// relation it copies. The result is nil when the rewritten game would have
+// over MaxMagicRules rules.
+func MagicSets(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) {
+	orig := map[Symbol]Symbol{}
 	a := g.Analysis
-	idb := func(name gdl.Symbol) bool {
+	idb := func(name Symbol) bool {
 		r := a.Relations[name]
 		return r != nil && len(r.Rules) > 0 && !keep[name] &&
-			name != gdl.SymTrue && name != gdl.SymDoes
+			name != SymTrue && name != SymDoes
 	}
 	// A copy is made per adornment and per call site (a calling copy, rule
 	// and literal; calls within one strongly connected component share their
@@ -40,15 +41,15 @@ func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl
 	// do to a stratified program. Copies asked with every argument free
 	// have no magic relation and are shared.
 	type adorned struct {
-		name gdl.Symbol
+		name Symbol
 		ad   string
 		ctx  string
 	}
-	names := map[adorned]gdl.Symbol{}
-	magics := map[adorned]gdl.Symbol{}
-	ctxOf := map[gdl.Symbol]string{} // copy -> its context
+	names := map[adorned]Symbol{}
+	magics := map[adorned]Symbol{}
+	ctxOf := map[Symbol]string{} // copy -> its context
 	var work []adorned
-	adorn := func(name gdl.Symbol, ad string, ctx string) gdl.Symbol {
+	adorn := func(name Symbol, ad string, ctx string) Symbol {
 		if !strings.Contains(ad, "b") {
 			ctx = ""
 		}
@@ -60,8 +61,8 @@ func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl
 		if ctx != "" {
 			// a space keeps the name apart from every name a game can have
 			suffix := " " + ad + " #" + strconv.Itoa(len(names))
-			s = gdl.Intern(name.Name() + suffix)
-			magics[k] = gdl.Intern("magic " + name.Name() + suffix)
+			s = Intern(name.Name() + suffix)
+			magics[k] = Intern("magic " + name.Name() + suffix)
 			orig[magics[k]] = name
 		}
 		orig[s] = name
@@ -70,14 +71,14 @@ func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl
 		work = append(work, k)
 		return s
 	}
-	var out []*gdl.Rule
+	var out []*Rule
 	// the facts and rules of relations left whole
 	for _, r := range g.Rules {
 		if !idb(r.Head.Name) {
 			out = append(out, r)
 		}
 	}
-	for _, root := range []gdl.Symbol{gdl.SymInit, gdl.SymLegal, gdl.SymNext, gdl.SymGoal, gdl.SymTerminal} {
+	for _, root := range []Symbol{SymInit, SymLegal, SymNext, SymGoal, SymTerminal} {
 		if rel := a.Relations[root]; rel != nil && idb(root) {
 			adorn(root, strings.Repeat("f", rel.Arity), "")
 		}
@@ -86,14 +87,14 @@ func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl
 		k := work[0]
 		work = work[1:]
 		self := names[k]
-		if len(out) > maxMagicRules {
+		if len(out) > MaxMagicRules {
 			return nil, nil
 		}
 		for ri, r := range a.Relations[k.name].Rules {
-			bound := map[gdl.Symbol]bool{}
-			var body []*gdl.Literal
+			bound := map[Symbol]bool{}
+			var body []*Literal
 			if m, ok := magics[k]; ok {
-				var args []*gdl.Term
+				var args []*Term
 				for i, c := range k.ad {
 					if c == 'b' {
 						args = append(args, r.Head.Args[i])
@@ -102,12 +103,12 @@ func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl
 						}
 					}
 				}
-				body = append(body, &gdl.Literal{Kind: gdl.LitAtom, Atom: atom(m, args), Pos: r.Pos})
+				body = append(body, &Literal{Kind: LitAtom, Atom: magicAtom(m, args), Pos: r.Pos})
 			}
 			for li, l := range r.Body {
-				if (l.Kind != gdl.LitAtom && l.Kind != gdl.LitNot) || !idb(l.Atom.Name) {
+				if (l.Kind != LitAtom && l.Kind != LitNot) || !idb(l.Atom.Name) {
 					body = append(body, l)
-					if l.Kind == gdl.LitAtom {
+					if l.Kind == LitAtom {
 						for _, v := range l.Atom.Vars(nil) {
 							bound[v] = true
 						}
@@ -115,7 +116,7 @@ func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl
 					continue
 				}
 				var ad strings.Builder
-				var bargs []*gdl.Term
+				var bargs []*Term
 				for _, t := range l.Atom.Args {
 					if groundUnder(t, bound) && !whole[l.Atom.Name] {
 						ad.WriteByte('b')
@@ -131,46 +132,46 @@ func magicGame(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl
 				}
 				name := adorn(l.Atom.Name, ad.String(), ctx)
 				if m, ok := magics[adorned{l.Atom.Name, ad.String(), ctx}]; ok {
-					prefix := append([]*gdl.Literal(nil), body...)
-					out = append(out, &gdl.Rule{Head: atom(m, bargs), Body: prefix, Pos: l.Pos})
+					prefix := append([]*Literal(nil), body...)
+					out = append(out, &Rule{Head: magicAtom(m, bargs), Body: prefix, Pos: l.Pos})
 				}
-				nl := &gdl.Literal{Kind: l.Kind, Atom: atom(name, l.Atom.Args), Pos: l.Pos}
-				if l.Atom.Kind != gdl.Func {
-					nl.Atom = &gdl.Term{Kind: gdl.Const, Name: name, Pos: l.Atom.Pos}
+				nl := &Literal{Kind: l.Kind, Atom: magicAtom(name, l.Atom.Args), Pos: l.Pos}
+				if l.Atom.Kind != Func {
+					nl.Atom = &Term{Kind: Const, Name: name, Pos: l.Atom.Pos}
 				}
 				body = append(body, nl)
-				if l.Kind == gdl.LitAtom {
+				if l.Kind == LitAtom {
 					for _, v := range l.Atom.Vars(nil) {
 						bound[v] = true
 					}
 				}
 			}
-			head := atom(names[k], r.Head.Args)
-			if r.Head.Kind != gdl.Func {
-				head = &gdl.Term{Kind: gdl.Const, Name: names[k], Pos: r.Head.Pos}
+			head := magicAtom(names[k], r.Head.Args)
+			if r.Head.Kind != Func {
+				head = &Term{Kind: Const, Name: names[k], Pos: r.Head.Pos}
 			}
-			out = append(out, &gdl.Rule{Head: head, Body: body, Pos: r.Pos})
+			out = append(out, &Rule{Head: head, Body: body, Pos: r.Pos})
 		}
 	}
-	return &gdl.Game{File: g.File, Rules: out, Roles: g.Roles, Findings: g.Findings, Analysis: gdl.Analyse(out)}, orig
+	return &Game{File: g.File, Rules: out, Roles: g.Roles, Findings: g.Findings, Analysis: Analyse(out)}, orig
 }
 
-// maxMagicRules bounds the rewritten game: copies per calling context can
+// MaxMagicRules bounds the rewritten game: copies per calling context can
 // multiply with the depth of the calls.
-const maxMagicRules = 50_000
+const MaxMagicRules = 50_000
 
-func atom(name gdl.Symbol, args []*gdl.Term) *gdl.Term {
+func magicAtom(name Symbol, args []*Term) *Term {
 	if len(args) == 0 {
-		return &gdl.Term{Kind: gdl.Const, Name: name}
+		return &Term{Kind: Const, Name: name}
 	}
-	return &gdl.Term{Kind: gdl.Func, Name: name, Args: args}
+	return &Term{Kind: Func, Name: name, Args: args}
 }
 
-func groundUnder(t *gdl.Term, bound map[gdl.Symbol]bool) bool {
+func groundUnder(t *Term, bound map[Symbol]bool) bool {
 	switch t.Kind {
-	case gdl.Var:
+	case Var:
 		return bound[t.Name]
-	case gdl.Func:
+	case Func:
 		for _, a := range t.Args {
 			if !groundUnder(a, bound) {
 				return false

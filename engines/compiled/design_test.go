@@ -1,0 +1,57 @@
+package compiled_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/engines/compiled"
+)
+
+// TestDesignTraces forces each design of the program (-design) and
+// compares its traces with the prover's: bottom-up and magic sets play
+// the same game.
+func TestDesignTraces(t *testing.T) {
+	games := []struct {
+		name string
+		tg   func(t *testing.T) testGame
+	}{
+		{"builtin/tictactoe", func(t *testing.T) testGame { return builtin(t, "tictactoe") }},
+		{"base/hitori", func(t *testing.T) testGame { return mirrored(t, "base/hitori/hitori.kif") }},
+		{"base/merrills", func(t *testing.T) testGame { return mirrored(t, "base/merrills/merrills.kif") }},
+	}
+	for _, g := range games {
+		t.Run(g.name, func(t *testing.T) {
+			tg := g.tg(t)
+			prog, err := compiled.Native(tg.game, tg.rules)
+			require.NoError(t, err)
+			want := proverTrace(t, tg.game, 3, 1)
+			for _, d := range []string{"bottom-up", "magic"} {
+				got := programTrace(t, prog, tg.path, 3, 1, "-design", d)
+				sameTrace(t, want, got)
+			}
+		})
+	}
+}
+
+// TestDesignChoice: on crisscross, whose relations bottom-up computes
+// whole for thousands of times the work that the questions need, the
+// warm-up keeps magic sets; a forced design is the one run.
+func TestDesignChoice(t *testing.T) {
+	tg := mirrored(t, "base/crisscross/crisscross.kif")
+	prog, err := compiled.Native(tg.game, tg.rules)
+	require.NoError(t, err)
+	code, r, stderr := runProgram(t, prog.Path, "-rollouts", "1", tg.path, "0")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "magic sets", get(r, "design"))
+	keys := r.Keys()
+	assert.Equal(t, "design", keys[len(keys)-1])
+
+	code, r, stderr = runProgram(t, prog.Path, "-design", "magic", "-rollouts", "1", tg.path, "0")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "magic sets", get(r, "design"))
+
+	code, _, _ = runProgram(t, prog.Path, "-design", "sideways", tg.path, "0")
+	assert.Equal(t, 2, code)
+}
