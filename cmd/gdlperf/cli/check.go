@@ -35,6 +35,8 @@ type CheckOptions struct {
 	Methods    []string
 	ResultsDir string
 	Again      bool
+	// Blacklisted checks the blacklisted games too.
+	Blacklisted bool
 }
 
 // NewCmdCheck builds "gdlperf check".
@@ -78,6 +80,7 @@ check found a mismatch or could not run.`,
 	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
 	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
+	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "check blacklisted games too (left out by default, as gdlperf run does)")
 	return cmd
 }
 
@@ -107,10 +110,11 @@ func runCheck(opts *CheckOptions) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	games, _, err := selectGames(opts.Games, false)
+	games, skipped, err := resolveGames(GameSelection{Selectors: opts.Games, IncludeBlacklisted: opts.Blacklisted})
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	printSkipped(opts.IO.Err, skipped, "")
 	sort.Slice(games, func(i, j int) bool { return games[i].Key < games[j].Key })
 	exe, err := os.Executable()
 	if err != nil {

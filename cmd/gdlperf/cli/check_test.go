@@ -13,6 +13,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/prover"
+	"github.com/gdlperf/gdlperf/gamerepo"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -75,6 +76,24 @@ func TestCheckResumesAndPasses(t *testing.T) {
 	assert.NotContains(t, stderr, "trace: ok", "nothing checked twice")
 	rows, _ = results.LoadCheckRows(dir)
 	assert.Len(t, rows, 3)
+}
+
+// Blacklisted games are left out of a check as they are of a run, unless
+// --include-blacklisted.
+func TestCheckSkipsBlacklisted(t *testing.T) {
+	tic, _ := gamerepo.Builtin("tictactoe")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.WriteFile("blacklist.txt", []byte(tic.Key+";a test\n"), 0o644))
+	args := []string{"check", "--engines", "prover", "--games", "builtin:tictactoe,builtin:rockpaperscissors", "--methods", "trace", "--budget", "1s", "--results", filepath.Join(dir, "res")}
+	code, stdout, stderr := run(t, args...)
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Contains(t, stderr, "skipping 1 blacklisted game")
+	assert.Regexp(t, `prover\s+1\s+0\s+0\s+0`, stdout)
+	args[len(args)-1] = filepath.Join(dir, "res2")
+	code, stdout, stderr = run(t, append(args, "--include-blacklisted")...)
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Regexp(t, `prover\s+2\s+0\s+0\s+0`, stdout)
 }
 
 func TestCheckExternalWithoutTraceIsUnchecked(t *testing.T) {

@@ -135,6 +135,15 @@ func TestGamesSyncListShowValidate(t *testing.T) {
 	assert.Contains(t, string(text), "# Written by gdlperf games validate: the static validator, then 3 random rollouts")
 	assert.Contains(t, string(text), "# By hand: ")
 	assert.NotContains(t, string(text), "old header")
+
+	// A game argument of engine commands may be the key of a cached game.
+	t.Setenv(gamerepo.EnvCache, cache)
+	code, stdout, stderr = run(t, "engine", "info", "propnet", "BASE/ticTacToe")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stdout, "game        BASE/ticTacToe/JRFsaQ")
+	code, _, stderr = run(t, "engine", "info", "propnet", "BASE/noSuchGame")
+	assert.NotEqual(t, ExitOK, code)
+	assert.Contains(t, stderr, "a game in the cache REPO/NAME[/HASH]")
 }
 
 func TestGamesSyncUnreachable(t *testing.T) {

@@ -105,8 +105,9 @@ func NewRootCmd(streams *IO) *cobra.Command {
 	return root
 }
 
-// readGame reads a game argument: a file path, or builtin:NAME for a game
-// shipped in the binary. It returns the name to show and the rules.
+// readGame reads a game argument: a file path, builtin:NAME for a game
+// shipped in the binary, or the key of one game in the cache
+// (BASE/ticTacToe). It returns the name to show and the rules.
 func readGame(arg string) (string, []byte, error) {
 	if name, ok := strings.CutPrefix(arg, "builtin:"); ok {
 		g, ok := gamerepo.Builtin(name)
@@ -122,7 +123,12 @@ func readGame(arg string) (string, []byte, error) {
 	src, err := gdl.ReadFile(arg)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return "", nil, fmt.Errorf("%w (a built-in game is named builtin:NAME)", err)
+			if strings.Count(arg, "/") >= 1 && !strings.ContainsAny(arg, ".*?[") {
+				if games, _, kerr := selectGames([]string{arg}, false); kerr == nil && len(games) == 1 {
+					return games[0].Key, games[0].Rules, nil
+				}
+			}
+			return "", nil, fmt.Errorf("%w (a built-in game is named builtin:NAME, a game in the cache REPO/NAME[/HASH])", err)
 		}
 		return "", nil, err
 	}
