@@ -75,7 +75,7 @@ type corpusResult struct {
 // path; GDLPERF_PROPNET_CORPUS_OUT=FILE writes a TSV row per game.
 func TestCorpus(t *testing.T) {
 	if os.Getenv("GDLPERF_PROPNET_CORPUS") == "" {
-		t.Skip("set GDLPERF_PROPNET_CORPUS=1 (make propnet-corpus) to check every mirrored game")
+		t.Skip("set GDLPERF_PROPNET_CORPUS=1 to check every mirrored game (GDLPERF_PROPNET_CORPUS_GAMES=REGEXP for some)")
 	}
 	shared := enginetest.SharedDir()
 	if shared == "" {

@@ -59,6 +59,13 @@ type Machine struct {
 	edgesPerBit float64 // running mean of the edges one base change costs
 	meanWork    int64   // edges and base changes since edgesPerBit was updated
 	meanBits    int64
+
+	// The goal-only gates' counters (made at the first goals), the values
+	// of the nodes they read at the last goals, and a stack.
+	gcnt   []uint32
+	glast  []uint8
+	gout   []uint8 // the output successors have seen
+	gstack []int32
 }
 
 type snapshot struct {
@@ -563,11 +570,19 @@ func (m *Machine) evaluate(s *state, joint []engines.Move) {
 	p.fullPass(m.out)
 }
 
-// evalGoals evaluates the goal-only nodes (fast mode) from the values of
-// the main nodes.
+// evalGoals brings the goal-only gates (fast mode) to the network's
+// position. The first time, or without incGoals, it evaluates them all
+// from the values of the nodes they read; then, with incGoals, it
+// propagates the changes of those nodes since the last time, as run does
+// for the main part (a game whose goals read large tables, an arithmetic of
+// the moves, evaluated them all at every terminal state).
 func (m *Machine) evalGoals() {
 	p := m.p
 	if len(p.goalOnly) == 0 {
+		return
+	}
+	if p.incGoals && m.gcnt != nil {
+		m.goalChanges()
 		return
 	}
 	for _, v := range p.goalOnly {
@@ -578,6 +593,81 @@ func (m *Machine) evalGoals() {
 		}
 	}
 	p.evalNodes(m.out, p.goalOnly)
+	if !p.incGoals {
+		return
+	}
+	// Counters from the values just computed, as reset does.
+	m.gcnt = make([]uint32, p.n)
+	m.glast = make([]uint8, p.n)
+	m.gout = make([]uint8, p.n)
+	for _, v := range p.goalOnly {
+		ins := p.ins[p.inStart[v]:p.inStart[v+1]]
+		t := uint32(0)
+		for _, l := range ins {
+			t += uint32(m.value(l>>1) ^ uint8(l&1))
+		}
+		if p.kind[v] == kAnd {
+			m.gcnt[v] = 0x80000000 - uint32(len(ins)) + t
+		} else {
+			m.gcnt[v] = 0x7FFFFFFF + t
+		}
+		m.gout[v] = m.out[v]
+	}
+	for _, u := range p.goalSrc {
+		m.glast[u] = m.value(u)
+	}
+}
+
+// goalLit is the value of goal literal l once evalGoals has run: a
+// goal-only gate's from its goal counter (the main part's snapshot, which
+// restore copies back, does not cover them), any other node's as litVal.
+func (m *Machine) goalLit(l lit) uint8 {
+	if n := l >> 1; m.gcnt != nil && n != 0 && !m.p.live[n] {
+		return uint8(m.gcnt[n]>>31) ^ uint8(l&1)
+	}
+	return m.litVal(l)
+}
+
+// goalChanges propagates the changes of the goal-only gates' inputs since
+// the last goals.
+func (m *Machine) goalChanges() {
+	p := m.p
+	stack := m.gstack[:0]
+	for _, u := range p.goalSrc {
+		if v := m.value(u); v != m.glast[u] {
+			m.glast[u] = v
+			stack = m.goalEdges(stack, u, v)
+		}
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		v := uint8(m.gcnt[c] >> 31)
+		if v == m.gout[c] {
+			continue
+		}
+		m.gout[c] = v
+		stack = m.goalEdges(stack, c, v)
+	}
+	m.gstack = stack
+}
+
+// goalEdges tells the goal-only successors of node c that its value is now
+// v, and pushes those whose output flipped.
+func (m *Machine) goalEdges(stack []int32, c int32, v uint8) []int32 {
+	p := m.p
+	d := uint32(v)*2 - 1 // +1 or -1
+	for _, e := range p.goalSucc[p.goalStart[c]:p.goalStart[c+1]] {
+		t := e >> 1
+		neg := -(uint32(e) & 1)
+		old := m.gcnt[t]
+		nv := old + (d ^ neg) - neg
+		m.gcnt[t] = nv
+		if (old^nv)>>31 != 0 {
+			stack = append(stack, t)
+		}
+	}
+	return stack
 }
 
 // ---- engines.Machine ----
@@ -706,7 +796,7 @@ func (m *Machine) goalsInto(goals []int, text func() string) error {
 	for r, gs := range p.goals {
 		n, at := 0, -1
 		for i, g := range gs {
-			if m.litVal(g.lit) == 1 {
+			if m.goalLit(g.lit) == 1 {
 				n++
 				at = i
 			}
@@ -714,7 +804,7 @@ func (m *Machine) goalsInto(goals []int, text func() string) error {
 		if n != 1 {
 			var vals []string
 			for _, g := range gs {
-				if m.litVal(g.lit) == 1 {
+				if m.goalLit(g.lit) == 1 {
 					vals = append(vals, g.text)
 				}
 			}

@@ -43,6 +43,15 @@ type program struct {
 	main     []bool
 	live     []bool  // main, or a base or input: its value is in the fast mode's node word
 	goalOnly []int32 // goal-only nodes, in dependency order
+	// The goal-only gates are kept up to date differentially when the goals
+	// are asked (incGoals: there is no cyclic component among them): the
+	// nodes they read from the rest (goalSrc) are compared with their values
+	// at the last question, and the changes propagated along goalSucc
+	// (target<<1 | negated) from goalStart.
+	incGoals  bool
+	goalSrc   []int32
+	goalStart []int32
+	goalSucc  []int32
 
 	succStart []int32 // successors: target<<2 | leaf<<1 | negated
 	succ      []int32
@@ -332,6 +341,7 @@ func compile(nw *network) *program {
 
 	p.stats.Nodes = n
 	p.stats.GoalOnlyNodes = len(p.goalOnly)
+	p.goalNet()
 	p.stats.Successors = len(p.succ) + len(p.sccSucc) + len(p.intSucc) + len(p.trig)
 	p.stats.CyclicComps = len(p.cycStart)
 	p.stats.StateBits = len(p.baseNode)
@@ -408,4 +418,44 @@ func (p *program) evalNodes(val []uint8, nodes []int32) {
 		}
 		val[v] = p.eval(val, v)
 	}
+}
+
+// goalNet lays out the successors of the goal-only gates' inputs for their
+// differential evaluation, when no goal-only gate is in a cyclic component.
+func (p *program) goalNet() {
+	p.incGoals = len(p.goalOnly) > 0
+	for _, v := range p.goalOnly {
+		if p.cyc[v] >= 0 {
+			p.incGoals = false
+			return
+		}
+	}
+	if !p.incGoals {
+		return
+	}
+	goal := make([]bool, p.n)
+	for _, v := range p.goalOnly {
+		goal[v] = true
+	}
+	succ := make([][]int32, p.n)
+	src := make([]bool, p.n)
+	for _, v := range p.goalOnly {
+		for _, l := range p.ins[p.inStart[v]:p.inStart[v+1]] {
+			u := l >> 1
+			if u == 0 {
+				continue // a constant never changes
+			}
+			succ[u] = append(succ[u], v<<1|l&1)
+			if !goal[u] && !src[u] {
+				src[u] = true
+				p.goalSrc = append(p.goalSrc, u)
+			}
+		}
+	}
+	p.goalStart = make([]int32, p.n+1)
+	for v := 0; v < p.n; v++ {
+		p.goalStart[v] = int32(len(p.goalSucc))
+		p.goalSucc = append(p.goalSucc, succ[v]...)
+	}
+	p.goalStart[p.n] = int32(len(p.goalSucc))
 }

@@ -19,8 +19,8 @@ import (
 )
 
 // twinGames are the built-in games, a few mirrored ones with recursion,
-// simultaneous moves and many players, and the games of this package's
-// testdata.
+// simultaneous moves, many players and large goal nets (gt_two_thirds),
+// and the games of this package's testdata.
 func twinGames(t *testing.T) map[string]*gdl.Game {
 	games := map[string]*gdl.Game{}
 	for _, b := range gamerepo.Builtins() {
@@ -29,7 +29,7 @@ func twinGames(t *testing.T) map[string]*gdl.Game {
 		games["builtin/"+b.Name] = g
 	}
 	if shared := enginetest.SharedDir(); shared != "" {
-		for _, name := range []string{"hex", "checkers", "connectFourSimultaneous", "chineseCheckers4", "knightsTour", "dotsAndBoxes"} {
+		for _, name := range []string{"hex", "checkers", "connectFourSimultaneous", "chineseCheckers4", "knightsTour", "dotsAndBoxes", "gt_two_thirds_2p"} {
 			g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", "base", name, name+".kif"))
 			require.NoError(t, err)
 			games["base/"+name] = g
