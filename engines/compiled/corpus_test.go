@@ -59,7 +59,8 @@ func cutTo(ref, got *bytes.Buffer) {
 // it builds a program per game. Each engine has 30 s per game. Zero
 // mismatches is the bar; games the engine cannot build or run are listed
 // with their reasons. GDLPERF_CORPUS_MATCH=text runs the games whose path
-// has text.
+// has text. GDLPERF_CORPUS_DESIGN=bottom-up|magic forces a design (the
+// games whose program has no such design are counted apart).
 func TestCorpusTraces(t *testing.T) {
 	every, rollouts, budget := 10, 1, 30*time.Second
 	switch {
@@ -74,7 +75,7 @@ func TestCorpusTraces(t *testing.T) {
 	}
 	games := enginetest.MirroredGames(t)
 	match := os.Getenv("GDLPERF_CORPUS_MATCH")
-	var valid, mismatches, refused, refLimited int
+	var valid, mismatches, refused, refLimited, noDesign int
 	var setup []time.Duration
 	for i, mg := range games {
 		if match != "" {
@@ -104,7 +105,11 @@ func TestCorpusTraces(t *testing.T) {
 		}
 		setup = append(setup, time.Since(bstart))
 		ctx, cancel := context.WithTimeout(context.Background(), budget)
-		cmd := exec.CommandContext(ctx, prog.Path, "-trace", "-", "-seed", "1", "-rollouts", strconv.Itoa(rollouts), mg.Path)
+		args := []string{"-trace", "-", "-seed", "1", "-rollouts", strconv.Itoa(rollouts)}
+		if d := os.Getenv("GDLPERF_CORPUS_DESIGN"); d != "" {
+			args = append(args, "-design", d)
+		}
+		cmd := exec.CommandContext(ctx, prog.Path, append(args, mg.Path)...)
 		var eb, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &eb, &stderr
 		eerr := cmd.Run()
@@ -113,6 +118,11 @@ func TestCorpusTraces(t *testing.T) {
 		if timedOut && !isLimit(rerr) {
 			refused++
 			t.Logf("LIMIT %s (%s): the program ran over %s", mg.Name(), mg.Path, budget)
+			continue
+		}
+		if strings.Contains(stderr.String(), "has no design") {
+			noDesign++
+			t.Logf("NO DESIGN %s (%s): %s", mg.Name(), mg.Path, strings.TrimSpace(stderr.String()))
 			continue
 		}
 		if eerr != nil && !strings.Contains(stderr.String(), "error:") && !timedOut {
@@ -143,8 +153,8 @@ func TestCorpusTraces(t *testing.T) {
 		}
 		t.Logf("ok %s in %s (setup %v)%s", mg.Name(), time.Since(start).Round(time.Millisecond), prog.Setup, note)
 	}
-	t.Logf("%d valid games: %d mismatches, %d refused or out of budget (%.2f%%), %d where the prover ran out of budget",
-		valid, mismatches, refused, 100*float64(refused)/float64(max(valid, 1)), refLimited)
+	t.Logf("%d valid games: %d mismatches, %d refused or out of budget (%.2f%%), %d where the prover ran out of budget, %d without the design asked for",
+		valid, mismatches, refused, 100*float64(refused)/float64(max(valid, 1)), refLimited, noDesign)
 	if len(setup) > 0 {
 		t.Logf("median setup (generation and build, or a cache hit) %s", median(setup).Round(time.Millisecond))
 	}
