@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -99,6 +100,46 @@ func entryValid(dir string) bool {
 	return hex.EncodeToString(sum[:]) == f[1]
 }
 
+// staleAge is how long the programs of another engine version stay in the
+// cache after their last use (about 1 GB per version for the whole
+// corpus): long enough for a campaign that compares two versions.
+const staleAge = 14 * 24 * time.Hour
+
+// usedName is the file of a version's folder touched when it is used.
+const usedName = ".used"
+
+var keepOnce sync.Once
+
+// keepVersion marks the version's folder under dir as used now and removes
+// the folders of other versions unused for staleAge (their .used file, or
+// the folder itself, last modified before). Failures are ignored: the cache
+// is only a cache.
+func keepVersion(dir, version string, now time.Time) {
+	if err := os.MkdirAll(filepath.Join(dir, version), 0o755); err == nil {
+		used := filepath.Join(dir, version, usedName)
+		if err := os.Chtimes(used, now, now); err != nil {
+			os.WriteFile(used, nil, 0o644)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == version {
+			continue
+		}
+		old := filepath.Join(dir, e.Name())
+		st, err := os.Stat(filepath.Join(old, usedName))
+		if err != nil {
+			st, err = os.Stat(old)
+		}
+		if err == nil && now.Sub(st.ModTime()) > staleAge {
+			os.RemoveAll(old)
+		}
+	}
+}
+
 // prepare returns the program of g under key sha, building it when the
 // cache has no valid entry. Builders of one key take a lock file, so two
 // processes never build into the same entry; a build happens in a
@@ -110,6 +151,7 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 	}
 	parent := filepath.Join(root, "compiled", Version)
 	dir := filepath.Join(parent, sha)
+	keepOnce.Do(func() { keepVersion(filepath.Join(root, "compiled"), Version, time.Now()) })
 	hit := func() *engines.NativeProgram {
 		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[string]int64{"codegenMilliseconds": 0, "buildMilliseconds": 0}}
 	}

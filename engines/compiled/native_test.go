@@ -1,0 +1,41 @@
+package compiled
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestKeepVersion: the programs of other engine versions leave the cache
+// once unused for staleAge; the current version's and recently used ones
+// stay, and the current one is marked used.
+func TestKeepVersion(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	mk := func(version string, used time.Time) {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, version, "abc"), 0o755))
+		f := filepath.Join(dir, version, usedName)
+		require.NoError(t, os.WriteFile(f, nil, 0o644))
+		require.NoError(t, os.Chtimes(f, used, used))
+	}
+	mk("old", now.Add(-staleAge-time.Hour))
+	mk("recent", now.Add(-staleAge+time.Hour))
+	mk("current", now.Add(-30*staleAge))
+	// A version folder from before .used files: its own time counts.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "ancient"), 0o755))
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "ancient"), now.Add(-2*staleAge), now.Add(-2*staleAge)))
+
+	keepVersion(dir, "current", now)
+
+	for v, kept := range map[string]bool{"old": false, "ancient": false, "recent": true, "current": true} {
+		_, err := os.Stat(filepath.Join(dir, v))
+		assert.Equal(t, kept, err == nil, v)
+	}
+	st, err := os.Stat(filepath.Join(dir, "current", usedName))
+	require.NoError(t, err)
+	assert.WithinDuration(t, now, st.ModTime(), time.Second)
+}
