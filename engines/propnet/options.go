@@ -36,7 +36,23 @@ type Options struct {
 	Mode Mode
 	// NoOptimise keeps the network as grounded (for tests and engine info).
 	NoOptimise bool
+	// Legal forces the layout of the legal moves (for tests); by default
+	// it is chosen by measuring both on small networks.
+	Legal LegalLayout
 }
+
+// LegalLayout is how the fast mode finds the legal moves.
+type LegalLayout uint8
+
+const (
+	// LegalAuto: measured on networks up to maxLayoutChoice links; on
+	// larger ones read when every guard covers at most scanLimit moves.
+	LegalAuto LegalLayout = iota
+	// LegalRead reads the legal propositions when the moves are asked.
+	LegalRead
+	// LegalTriggers keeps a bitset of the legal moves by triggers.
+	LegalTriggers
+)
 
 // Defaults suit a 24 GiB machine that runs one engine process per core: a
 // third of the memory for one build, and a time budget well inside the
@@ -70,6 +86,9 @@ func WithMaxMemory(b int64) Option { return func(o *Options) { o.MaxMemory = b }
 
 // WithMode sets the evaluation mode.
 func WithMode(m Mode) Option { return func(o *Options) { o.Mode = m } }
+
+// WithLegal forces the layout of the legal moves.
+func WithLegal(l LegalLayout) Option { return func(o *Options) { o.Legal = l } }
 
 // WithoutOptimisation keeps the network as grounded.
 func WithoutOptimisation() Option { return func(o *Options) { o.NoOptimise = true } }

@@ -100,9 +100,15 @@ type ProgramStats struct {
 	LargestCycle  int
 	StateBits     int
 	Moves         int
+	// LegalTriggers: the legal moves are kept by triggers, not read from
+	// their propositions when asked.
+	LegalTriggers bool
 }
 
-func compile(nw *network) *program {
+// compile lays the network out for evaluation, with the legal moves read
+// or kept by triggers as legal says (LegalAuto: read when every guard
+// covers at most scanLimit moves).
+func compile(nw *network, legal LegalLayout) *program {
 	_, order, start := nw.sccs()
 	n := len(nw.kind)
 	newID := make([]int32, n)
@@ -275,10 +281,10 @@ func compile(nw *network) *program {
 	// triggers; others keep a bitset up to date by triggers. The next state
 	// is always kept by triggers (reading it was slower even on
 	// tic-tac-toe's 29 bases).
-	p.scanLegal = true
+	p.scanLegal = legal != LegalTriggers
 	for _, gs := range p.roleGroups {
 		for _, g := range gs {
-			if g.hi-g.lo > scanLimit {
+			if g.hi-g.lo > scanLimit && legal == LegalAuto {
 				p.scanLegal = false
 			}
 		}
@@ -346,6 +352,7 @@ func compile(nw *network) *program {
 	p.stats.CyclicComps = len(p.cycStart)
 	p.stats.StateBits = len(p.baseNode)
 	p.stats.Moves = len(p.pairs)
+	p.stats.LegalTriggers = !p.scanLegal
 	return p
 }
 

@@ -63,13 +63,17 @@ func TestFastMatchesFullPass(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fast, err := propnet.New(g)
 			require.NoError(t, err)
+			read, err := propnet.New(g, propnet.WithLegal(propnet.LegalRead))
+			require.NoError(t, err)
+			triggers, err := propnet.New(g, propnet.WithLegal(propnet.LegalTriggers))
+			require.NoError(t, err)
 			slow, err := propnet.New(g, propnet.WithMode(propnet.FullPass))
 			require.NoError(t, err)
 			raw, err := propnet.New(g, propnet.WithoutOptimisation())
 			require.NoError(t, err)
 			for seed := uint64(1); seed <= 2; seed++ {
 				want := trace(t, slow, seed, 3)
-				for what, m := range map[string]engines.Machine{"fast": fast, "unoptimised": raw} {
+				for what, m := range map[string]engines.Machine{"fast": fast, "fast, legal moves read": read, "fast, legal moves by triggers": triggers, "unoptimised": raw} {
 					mis, err := enginetest.CompareTraces(bytes.NewReader(want), bytes.NewReader(trace(t, m, seed, 3)))
 					require.NoError(t, err)
 					if mis != nil {

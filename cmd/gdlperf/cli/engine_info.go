@@ -121,5 +121,13 @@ func printPropnetInfo(out io.Writer, game string, b propnet.BuildStats) error {
 	fmt.Fprintf(w, "\t%d successor links (%d triggers of legal moves and next-state bits)\n", p.Successors, p.Triggers)
 	fmt.Fprintf(w, "\t%d cyclic components (%d nodes, the largest %d)\n", p.CyclicComps, p.CyclicNodes, p.LargestCycle)
 	fmt.Fprintf(w, "\t%d state bits, %d moves\n", p.StateBits, p.Moves)
+	legal := "read from their propositions when asked"
+	if p.LegalTriggers {
+		legal = "kept by triggers"
+	}
+	if b.LegalChoice != "" {
+		legal += " (" + b.LegalChoice + ")"
+	}
+	fmt.Fprintf(w, "\tlegal moves %s\n", legal)
 	return w.Flush()
 }
