@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
 var _ engines.Roller = (*Machine)(nil)
@@ -15,7 +16,7 @@ var _ engines.Roller = (*Machine)(nil)
 // the Machine's methods.
 func (m *Machine) Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error) {
 	if m.mode == FullPass {
-		return m.slowRollout(rng, stop, goals)
+		return rollout.Playout(struct{ engines.Machine }{m}, rng, stop, goals)
 	}
 	p := m.p
 	if len(m.joint) != len(p.roles) {
@@ -46,38 +47,4 @@ func (m *Machine) Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps 
 	}
 	m.evalGoals()
 	return steps, false, m.goalsInto(goals, func() string { return m.bitsText(m.curBits) })
-}
-
-// slowRollout plays a rollout through the Machine's methods.
-func (m *Machine) slowRollout(rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error) {
-	if len(m.joint) != len(m.p.roles) {
-		m.joint = make([]engines.Move, len(m.p.roles))
-	}
-	s, _ := m.Initial()
-	for step := 0; ; step++ {
-		if stop != nil && step&63 == 63 && stop() {
-			return steps, true, nil
-		}
-		term, err := m.Terminal(s)
-		if err != nil {
-			return steps, false, err
-		}
-		if term {
-			break
-		}
-		for r := range m.joint {
-			legal, err := m.Legal(s, r)
-			if err != nil {
-				return steps, false, err
-			}
-			m.joint[r] = legal[rng.IntN(len(legal))]
-		}
-		if s, err = m.Next(s, m.joint); err != nil {
-			return steps, false, err
-		}
-		steps++
-	}
-	g, err := m.Goals(s)
-	copy(goals, g)
-	return steps, false, err
 }

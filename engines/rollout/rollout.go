@@ -153,6 +153,18 @@ func RunFixed(m engines.Machine, n int, seed uint64) (Stats, error) {
 	return st, nil
 }
 
+// Playout plays one rollout of m through its methods, as Run does without
+// an engines.Roller: each role's move is legal[rng.IntN(len(legal))]. It is
+// the loop a Roller's Rollout must match, for an engine mode without its
+// own.
+func Playout(m engines.Machine, rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error) {
+	var st Stats
+	joint := make([]engines.Move, len(m.Roles()))
+	choose := func(_ int, legal []engines.Move) engines.Move { return legal[rng.IntN(len(legal))] }
+	stopped, err = playout(m, joint, choose, 0, stop, &st, goals)
+	return st.StateChanges, stopped, err
+}
+
 // playout plays one rollout of m, choosing each role's move with choose, and
 // counts its state changes in st; the goals of its terminal state go to
 // goals. With maxSteps > 0, a rollout longer than
