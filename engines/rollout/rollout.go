@@ -34,22 +34,25 @@ func Run(m engines.Machine, d time.Duration, seed uint64) (Stats, error) {
 }
 
 // clock tells a run when its time is over. Between rollouts it reads the
-// time only every few rollouts (as many as take about a millisecond: a
-// read costs as much as a few state changes of a fast engine on a small
-// game); within a rollout, every 64 steps.
+// time only every few rollouts (as many as take about a quarter of a
+// millisecond: a read costs as much as a few state changes of a fast engine
+// on a small game), and at least every 64 state changes, as within a
+// rollout: a run ends at most 64 steps late.
 type clock struct {
-	deadline time.Time
-	every, n int
-	last     time.Time
+	deadline  time.Time
+	every, n  int
+	last      time.Time
+	lastSteps int64
 }
 
 func (c *clock) over() bool { return time.Now().After(c.deadline) }
 
-func (c *clock) overBetween() bool {
-	if c.n++; c.n < c.every {
+// overBetween is asked after each rollout, with the state changes so far.
+func (c *clock) overBetween(steps int64) bool {
+	if c.n++; c.n < c.every && steps-c.lastSteps < 64 {
 		return false
 	}
-	c.n = 0
+	c.n, c.lastSteps = 0, steps
 	now := time.Now()
 	switch d := now.Sub(c.last); {
 	case d < 250*time.Microsecond && c.every < 1<<12:
@@ -103,7 +106,7 @@ func run(m engines.Machine, seed uint64, c *clock, n int64) (Stats, error) {
 		for i, g := range goals {
 			st.GoalSums[i] += int64(g)
 		}
-		if c != nil && c.overBetween() {
+		if c != nil && c.overBetween(st.StateChanges) {
 			break
 		}
 	}
