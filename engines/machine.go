@@ -115,6 +115,8 @@ type NativeProgram struct {
 	// milliseconds, as result file keys (codegenMilliseconds,
 	// buildMilliseconds); they are added to its result file.
 	Setup map[string]int64
+	// Info describes the program, a line each (gdlperf engine info).
+	Info []string
 }
 
 var (

@@ -19,14 +19,15 @@ import (
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
-// entries lists the cache entries (and anything else) of a cache root.
+// entries lists the cache entries under root (not lock files nor the
+// version folder's .used mark).
 func entries(t *testing.T, root string) []string {
 	t.Helper()
 	dirs, err := filepath.Glob(filepath.Join(root, "compiled", "*", "*"))
 	require.NoError(t, err)
 	var out []string
 	for _, d := range dirs {
-		if !strings.HasSuffix(d, ".lock") {
+		if !strings.HasSuffix(d, ".lock") && !strings.HasPrefix(filepath.Base(d), ".") {
 			out = append(out, filepath.Base(d))
 		}
 	}

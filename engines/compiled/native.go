@@ -29,7 +29,8 @@ const buildTimeout = 5 * time.Minute
 // The files of a cache entry.
 const (
 	progName   = "prog"
-	markerName = "ok" // written last: the size and sha256 of prog
+	markerName = "ok"       // written last: the size and sha256 of prog
+	infoName   = "info.txt" // the generator's figures, a design a line
 )
 
 // Native prepares the compiled program of a game whose rulesheet is rules:
@@ -153,7 +154,7 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 	dir := filepath.Join(parent, sha)
 	keepOnce.Do(func() { keepVersion(filepath.Join(root, "compiled"), Version, time.Now()) })
 	hit := func() *engines.NativeProgram {
-		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[string]int64{"codegenMilliseconds": 0, "buildMilliseconds": 0}}
+		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[string]int64{"codegenMilliseconds": 0, "buildMilliseconds": 0}, Info: readInfo(dir)}
 	}
 	if entryValid(dir) {
 		return hit(), nil
@@ -205,6 +206,9 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 		return nil, fmt.Errorf("compiled: the build made no program: %w", err)
 	}
 	sum := sha256.Sum256(b)
+	if err := os.WriteFile(filepath.Join(tmp, infoName), []byte(out.stats+"\n"), 0o644); err != nil {
+		return nil, fmt.Errorf("compiled: the cache folder %s is not writable: %w", parent, err)
+	}
 	if err := os.WriteFile(filepath.Join(tmp, markerName), []byte(fmt.Sprintf("%d %s\n", len(b), hex.EncodeToString(sum[:]))), 0o644); err != nil {
 		return nil, fmt.Errorf("compiled: the cache folder %s is not writable: %w", parent, err)
 	}
@@ -214,7 +218,16 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 	return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[string]int64{
 		"codegenMilliseconds": codegen.Milliseconds(),
 		"buildMilliseconds":   build.Milliseconds(),
-	}}, nil
+	}, Info: readInfo(dir)}, nil
+}
+
+// readInfo reads the generator's figures kept beside a program.
+func readInfo(dir string) []string {
+	b, err := os.ReadFile(filepath.Join(dir, infoName))
+	if err != nil {
+		return nil
+	}
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }
 
 // writeSources writes the generated files, the runtime (package rt) and

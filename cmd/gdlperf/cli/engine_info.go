@@ -3,13 +3,17 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/propnet"
+	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
 // EngineInfoOptions are the options of gdlperf engine info.
@@ -31,13 +35,16 @@ func NewCmdEngineInfo(streams *IO, runF func(*EngineInfoOptions) error) *cobra.C
 	opts := &EngineInfoOptions{IO: streams}
 	cmd := &cobra.Command{
 		Use:   "info NAME GAME_FILE",
-		Short: "Build an engine for a game and print what it built (propnet: the network's size)",
+		Short: "Build an engine for a game and print what it built (propnet: the network's size; compiled: its program)",
 		Long: `Info builds the engine NAME for GAME_FILE (or builtin:NAME) as a benchmark run
 would, and prints what the build made and how long it took. For propnet: the
 grounding (atoms and rule instances), the network before and after
 optimisation (components, links, AND, OR and NOT gates, constants,
 transitions, base, input and view propositions) and the runtime layout
-(propagated and goal-only nodes, cyclic components, state bits, moves).
+(propagated and goal-only nodes, cyclic components, state bits, moves, how
+the legal moves are found). For compiled: the program's path in the cache, the
+code generation and build times (or a cache hit), each design's size (or why it
+was left out), and the program's start-up time and the design it keeps.
 
 A game over the build's budget (--max-time, --max-memory) is refused with its
 sizes and exit status 1. The defaults are the engine's: the environment
@@ -60,11 +67,15 @@ gdlperf engine run and gdlperf run.`,
 }
 
 func runEngineInfo(opts *EngineInfoOptions) error {
-	if _, err := lookupEngine(opts.Engine); err != nil {
+	e, err := lookupEngine(opts.Engine)
+	if err != nil {
 		return err
 	}
+	if e.Native != nil {
+		return runNativeInfo(opts, e)
+	}
 	if opts.Engine != propnet.Name {
-		return withCode(ExitUsage, fmt.Errorf("engine %s has no build figures to show; engine info knows %s", opts.Engine, propnet.Name))
+		return withCode(ExitUsage, fmt.Errorf("engine %s has no build figures to show; engine info knows %s and the engines with programs of their own (compiled)", opts.Engine, propnet.Name))
 	}
 	if opts.MaxTime < 0 || opts.MaxMemory < 0 {
 		return withCode(ExitUsage, fmt.Errorf("--max-time and --max-memory must not be negative"))
@@ -87,6 +98,56 @@ func runEngineInfo(opts *EngineInfoOptions) error {
 		return withCode(ExitFailure, fmt.Errorf("%s: %w (after %s)", name, err, time.Since(start).Round(time.Millisecond)))
 	}
 	return printPropnetInfo(opts.IO.Out, name, m.Build)
+}
+
+// runNativeInfo prepares an engine's own program for the game (a build
+// or a cache hit), prints what the generator said of it, and starts it for
+// one rollout to show its start-up time and the design it keeps.
+func runNativeInfo(opts *EngineInfoOptions, e engines.Engine) error {
+	name, src, err := readGame(opts.Game)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	prog, file, setupMs, cleanup, err := prepareNative(e, name, src)
+	defer cleanup()
+	if err != nil {
+		return withCode(ExitFailure, fmt.Errorf("%s: %w", name, err))
+	}
+	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(w, "game\t%s\n", name)
+	fmt.Fprintf(w, "engine\t%s %s\n", e.Name, e.Version)
+	fmt.Fprintf(w, "program\t%s\n", prog.Path)
+	if prog.Setup["buildMilliseconds"] == 0 {
+		fmt.Fprintf(w, "setup\t%d ms (a cache hit)\n", setupMs)
+	} else {
+		fmt.Fprintf(w, "setup\t%d ms (code generation %d ms, build %d ms)\n", setupMs, prog.Setup["codegenMilliseconds"], prog.Setup["buildMilliseconds"])
+	}
+	for i, line := range prog.Info {
+		label := ""
+		if i == 0 {
+			label = "designs"
+		}
+		fmt.Fprintf(w, "%s\t%s\n", label, line)
+	}
+	dir, err := os.MkdirTemp("", "gdlperf-info-")
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	defer os.RemoveAll(dir)
+	result := filepath.Join(dir, "result.txt")
+	runErr := runNative(prog.Path, []string{"-rollouts", "1", file, result, "0"}, io.Discard, opts.IO.Err)
+	text, _ := os.ReadFile(result)
+	res, _ := rollout.ParseResult(string(text))
+	if msg, ok := res.Get("errorMessage"); ok {
+		fmt.Fprintf(w, "start-up\tfailed: %s\n", msg)
+	} else if runErr != nil {
+		fmt.Fprintf(w, "start-up\tfailed: %v\n", runErr)
+	} else {
+		init, _ := res.Get("initMilliseconds")
+		design, _ := res.Get("design")
+		fmt.Fprintf(w, "start-up\t%s ms, keeps the design %s\n", init, design)
+	}
+	return w.Flush()
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

@@ -85,3 +85,17 @@ func TestEngineInfoArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// For an engine with programs of its own, info shows the program, its
+// setup, the designs the generator made and the one the program keeps.
+func TestEngineInfoCompiled(t *testing.T) {
+	err, out := runInfo(t, "compiled", "builtin:tictactoe")
+	require.NoError(t, err)
+	for _, want := range []string{"program", "setup", "designs", "bottom-up: ", "magic sets: ", "bytes of source", "start-up"} {
+		assert.Contains(t, out, want)
+	}
+	assert.Regexp(t, `keeps the design (bottom-up|magic sets)`, out)
+	err, out = runInfo(t, "compiled", "builtin:tictactoe")
+	require.NoError(t, err)
+	assert.Contains(t, out, "(a cache hit)")
+}
