@@ -96,6 +96,32 @@ type network struct {
 	goals     [][]goalOut
 
 	budget *budget
+	// noPartial: factor takes a shared literal out of an OR only when every
+	// input of the OR shares it (see factor).
+	noPartial bool
+}
+
+// clone returns a copy of the network that optimising one leaves the other
+// alone (the terms and the budget are shared).
+func (nw *network) clone() *network {
+	c := *nw
+	c.kind = slices.Clone(nw.kind)
+	c.name = slices.Clone(nw.name)
+	c.in = make([][]lit, len(nw.in))
+	for i, ins := range nw.in {
+		c.in[i] = slices.Clone(ins)
+	}
+	c.bases = slices.Clone(nw.bases)
+	c.pairs = slices.Clone(nw.pairs)
+	c.roleMoves = make([][]int32, len(nw.roleMoves))
+	for i, ms := range nw.roleMoves {
+		c.roleMoves[i] = slices.Clone(ms)
+	}
+	c.goals = make([][]goalOut, len(nw.goals))
+	for i, gs := range nw.goals {
+		c.goals[i] = slices.Clone(gs)
+	}
+	return &c
 }
 
 func (nw *network) addNode(kind uint8, in []lit, name int32) int32 {
@@ -894,7 +920,7 @@ func (nw *network) factor() bool {
 	// factored part that nothing shares only makes the network deeper).
 	changed := false
 	for _, pl := range plans {
-		if !pl.full && keys[pl.key] < 2 {
+		if !pl.full && (nw.noPartial || keys[pl.key] < 2) {
 			continue
 		}
 		v, a := pl.v, pl.a

@@ -39,6 +39,10 @@ type Options struct {
 	// Legal forces the layout of the legal moves (for tests); by default
 	// it is chosen by measuring both on small networks.
 	Legal LegalLayout
+	// NoPartialFactoring optimises without partial factoring only (for
+	// tests); by default small networks are optimised both ways and
+	// measured.
+	NoPartialFactoring bool
 }
 
 // LegalLayout is how the fast mode finds the legal moves.
@@ -89,6 +93,9 @@ func WithMode(m Mode) Option { return func(o *Options) { o.Mode = m } }
 
 // WithLegal forces the layout of the legal moves.
 func WithLegal(l LegalLayout) Option { return func(o *Options) { o.Legal = l } }
+
+// WithoutPartialFactoring optimises the network without partial factoring.
+func WithoutPartialFactoring() Option { return func(o *Options) { o.NoPartialFactoring = true } }
 
 // WithoutOptimisation keeps the network as grounded.
 func WithoutOptimisation() Option { return func(o *Options) { o.NoOptimise = true } }

@@ -67,13 +67,15 @@ func TestFastMatchesFullPass(t *testing.T) {
 			require.NoError(t, err)
 			triggers, err := propnet.New(g, propnet.WithLegal(propnet.LegalTriggers))
 			require.NoError(t, err)
+			unfactored, err := propnet.New(g, propnet.WithoutPartialFactoring(), propnet.WithLegal(propnet.LegalRead))
+			require.NoError(t, err)
 			slow, err := propnet.New(g, propnet.WithMode(propnet.FullPass))
 			require.NoError(t, err)
 			raw, err := propnet.New(g, propnet.WithoutOptimisation())
 			require.NoError(t, err)
 			for seed := uint64(1); seed <= 2; seed++ {
 				want := trace(t, slow, seed, 3)
-				for what, m := range map[string]engines.Machine{"fast": fast, "fast, legal moves read": read, "fast, legal moves by triggers": triggers, "unoptimised": raw} {
+				for what, m := range map[string]engines.Machine{"fast": fast, "fast, legal moves read": read, "fast, legal moves by triggers": triggers, "fast, without partial factoring": unfactored, "unoptimised": raw} {
 					mis, err := enginetest.CompareTraces(bytes.NewReader(want), bytes.NewReader(trace(t, m, seed, 3)))
 					require.NoError(t, err)
 					if mis != nil {

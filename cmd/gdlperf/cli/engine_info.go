@@ -186,9 +186,9 @@ func printPropnetInfo(out io.Writer, game string, b propnet.BuildStats) error {
 	if p.LegalTriggers {
 		legal = "kept by triggers"
 	}
-	if b.LegalChoice != "" {
-		legal += " (" + b.LegalChoice + ")"
-	}
 	fmt.Fprintf(w, "\tlegal moves %s\n", legal)
+	if b.LayoutChoice != "" {
+		fmt.Fprintf(w, "\t%s\n", b.LayoutChoice)
+	}
 	return w.Flush()
 }
