@@ -123,7 +123,7 @@ func readGame(arg string) (string, []byte, error) {
 	src, err := gdl.ReadFile(arg)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			if strings.Count(arg, "/") >= 1 && !strings.ContainsAny(arg, ".*?[") {
+			if strings.Contains(arg, "/") && !strings.ContainsAny(arg, "*?[") {
 				if games, _, kerr := selectGames([]string{arg}, false); kerr == nil && len(games) == 1 {
 					return games[0].Key, games[0].Rules, nil
 				}
