@@ -45,10 +45,11 @@ type Machine interface {
 // Roller is a Machine with a random-rollout loop of its own, which plays
 // the rollouts of rollout.Run without a method call per question (the
 // propnet's runs no state objects at all). It must play exactly the
-// rollouts that the Machine's methods would (rollout.Playout): from the initial state, until
-// a terminal state, each role in order drawing legal[rng.IntN(len(legal))]
-// from its legal moves in the order Legal returns them, then the next
-// state; at the terminal state the goals of every role, written to goals.
+// rollouts that the Machine's methods would (rollout.Playout): from the
+// initial state, until a terminal state, each role in order drawing
+// legal[rng.IntN(len(legal))] from its legal moves in the order Legal
+// returns them, then the next state; at the terminal state the goals of
+// every role, written to goals.
 // stop, when not nil, is asked before every 64th step (step&63 == 63, as
 // rollout.Run does) and ends the rollout unfinished when it says so. steps
 // counts the state changes played, finished or not. enginetest checks the

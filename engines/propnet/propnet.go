@@ -53,7 +53,6 @@ package propnet
 import (
 	"embed"
 	"fmt"
-	"math/rand/v2"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -118,20 +117,8 @@ const (
 // warmRate plays random rollouts on m for about 10 ms and returns its state
 // changes per second (what it played until a game error, if one comes).
 func warmRate(m *Machine) float64 {
-	rng := rand.New(rand.NewPCG(7, 11))
-	goals := make([]int, len(m.p.roles))
-	start := time.Now()
-	deadline := start.Add(10 * time.Millisecond)
-	stop := func() bool { return time.Now().After(deadline) }
-	var steps int64
-	for !stop() {
-		n, stopped, err := m.Rollout(rng, stop, goals)
-		steps += n
-		if err != nil || stopped {
-			break
-		}
-	}
-	return float64(steps) / time.Since(start).Seconds()
+	st, _ := rollout.Run(m, 10*time.Millisecond, 7)
+	return float64(st.StateChanges) / max(st.Elapsed.Seconds(), 1e-9)
 }
 
 // New grounds the game, builds and optimises its network and returns a

@@ -144,54 +144,30 @@ func choose(es []*Engine, forced string) (*Engine, error) {
 	return best, nil
 }
 
-// warmRate plays random steps from the initial state within warmSteps
-// and warmTime and returns the state changes per second. A game error
-// ends the round (the other design meets the same one).
+// warmRate plays random rollouts (the run's playout) within warmSteps
+// state changes and warmTime and returns the state changes per second. A
+// game error ends the round (the other design meets the same one).
 func (e *Engine) warmRate(round uint64) float64 {
 	rng := rand.New(rand.NewPCG(round, 0x5eed))
+	choose := func(_ int, legal []int32) int32 { return legal[rng.IntN(len(legal))] }
 	start := time.Now()
 	warmDeadline = start.Add(warmTime)
 	defer func() { warmDeadline = time.Time{} }()
-	steps := 0
+	var st stats
+	over := func() bool { return st.stateChanges >= warmSteps || time.Now().After(warmDeadline) }
 	joint := make([]int32, len(e.Roles))
-	func() {
-		for steps < warmSteps && time.Now().Before(warmDeadline) {
-			s, err := e.Initial()
-			if err != nil {
-				return
-			}
-			for steps < warmSteps && time.Now().Before(warmDeadline) {
-				term, err := e.Terminal(s)
-				if err != nil {
-					return
-				}
-				if term {
-					if _, err := e.Goals(s); err != nil {
-						return
-					}
-					break
-				}
-				for r := range joint {
-					legal, err := e.Legal(s, r)
-					if err != nil {
-						return
-					}
-					joint[r] = legal[rng.IntN(len(legal))]
-				}
-				if s, err = e.Next(s, joint); err != nil {
-					return
-				}
-				steps++
-			}
+	for !over() {
+		if stopped, err := e.playout(joint, choose, 0, over, &st); err != nil || stopped {
+			break
 		}
-	}()
+	}
 	el := time.Since(start)
 	// the states of the warm-up are forgotten
 	e.cur = nil
 	e.movesValid = false
 	e.stateGen++
 	e.moveGen++
-	return float64(steps) / max(el.Seconds(), 1e-6)
+	return float64(st.stateChanges) / max(el.Seconds(), 1e-6)
 }
 
 // release drops an engine's data (the generated package's variables keep
