@@ -147,15 +147,19 @@ type budget struct {
 	deadline time.Time
 	maxBytes int64
 	maxTime  time.Duration
+	maxSize  int
 	sample   []metrics.Sample
 	phase    string
 	figures  func() string
-	lastGC   time.Time
-	checks   int
+	// size returns the largest count of the phase and what it counts
+	// (atoms, rule instances, nodes), checked against maxSize.
+	size   func() (int, string)
+	lastGC time.Time
+	checks int
 }
 
 func newBudget(o Options, start time.Time) *budget {
-	b := &budget{maxBytes: o.MaxMemory, maxTime: o.MaxTime}
+	b := &budget{maxBytes: o.MaxMemory, maxTime: o.MaxTime, maxSize: o.MaxSize}
 	if o.MaxTime > 0 {
 		b.deadline = start.Add(o.MaxTime)
 	}
@@ -171,14 +175,19 @@ func (b *budget) heap() int64 {
 	return 0
 }
 
-// check panics with a refusal when the build is over its time or memory
-// budget.
+// check panics with a refusal when the build is over its time, memory or
+// size budget.
 func (b *budget) check() {
 	now := time.Now()
 	if !b.deadline.IsZero() && now.After(b.deadline) {
 		panic(refusal{&RefusalError{Kind: RefuseTime, Msg: fmt.Sprintf("%s did not finish within the time budget of %s (%s); raise it with --max-time or %s", b.phase, b.maxTime, b.figuresText(), envMaxTime)}})
 	}
 	b.checks++
+	if b.maxSize > 0 && b.size != nil && b.checks&15 == 1 {
+		if n, what := b.size(); n > b.maxSize {
+			panic(refusal{&RefusalError{Kind: RefuseSize, Msg: fmt.Sprintf("too large to ground: %s made %d %s, over the size budget of %d (%s); raise it with --max-size or %s", b.phase, n, what, b.maxSize, b.figuresText(), envMaxSize)}})
+		}
+	}
 	if b.maxBytes > 0 && b.checks&15 == 1 {
 		h := b.heap()
 		if h > b.maxBytes && now.Sub(b.lastGC) > time.Second {
@@ -219,11 +228,28 @@ func (g *grounder) tick() {
 }
 
 func (g *grounder) figures() string {
+	return fmt.Sprintf("%d atoms, %d rule instances, %d terms so far", g.atoms(), len(g.insts), len(g.ts.t))
+}
+
+func (g *grounder) atoms() int {
 	atoms := 0
 	for _, r := range g.relList {
 		atoms += len(r.atoms)
 	}
-	return fmt.Sprintf("%d atoms, %d rule instances, %d terms so far", atoms, len(g.insts), len(g.ts.t))
+	return atoms
+}
+
+// size is the budget's measure of a grounding: its atoms, rule instances
+// or terms, whichever are more.
+func (g *grounder) size() (int, string) {
+	n, what := g.atoms(), "atoms"
+	if len(g.insts) > n {
+		n, what = len(g.insts), "rule instances"
+	}
+	if len(g.ts.t) > n {
+		n, what = len(g.ts.t), "terms"
+	}
+	return n, what
 }
 
 func (g *grounder) rel(name gdl.Symbol, arity int) *relation {
@@ -737,6 +763,7 @@ func (g *grounder) fixpoint(rules []*crule, growing []*relation) {
 func ground(game *gdl.Game, b *budget) (g *grounder, err error) {
 	g = &grounder{ts: newTerms(), rels: map[gdl.Symbol]*relation{}, isRole: map[int32]bool{}, budget: b, started: time.Now()}
 	b.figures = g.figures
+	b.size = g.size
 	b.phase = "grounding"
 	defer func() {
 		if r := recover(); r != nil {

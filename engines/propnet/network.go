@@ -169,6 +169,7 @@ func buildNetwork(g *grounder, game *gdl.Game, b *budget) *network {
 	b.figures = func() string {
 		return fmt.Sprintf("%d nodes from %d rule instances", len(nw.kind), len(g.insts))
 	}
+	b.size = func() (int, string) { return len(nw.kind), "nodes" }
 	nw.addNode(kConst, nil, -1)
 	atomNode := make([]int32, len(ts.t))
 	for i := range atomNode {
@@ -739,6 +740,7 @@ func (o *optimiser) compact() {
 func (nw *network) optimise() error {
 	nw.budget.phase = "network optimisation"
 	nw.budget.figures = func() string { return fmt.Sprintf("%d nodes", len(nw.kind)) }
+	nw.budget.size = func() (int, string) { return len(nw.kind), "nodes" }
 	o := &optimiser{nw: nw}
 	size := func() int {
 		n := len(nw.kind)

@@ -32,6 +32,10 @@ type Options struct {
 	MaxTime time.Duration
 	// MaxMemory bounds the heap during the build, in bytes; 0 is no bound.
 	MaxMemory int64
+	// MaxSize bounds the atoms, rule instances and terms of the grounding
+	// and the nodes of the network, each; 0 is no bound. It refuses a
+	// game that will not fit long before the time or memory budget would.
+	MaxSize int
 	// Mode is the evaluation mode of the machine.
 	Mode Mode
 	// NoOptimise keeps the network as grounded (for tests and engine info).
@@ -64,6 +68,11 @@ const (
 const (
 	DefaultMaxTime   = 40 * time.Second
 	DefaultMaxMemory = 8 << 30
+	// The largest mirrored games that build have 7.7M atoms and 10.6M
+	// terms (mummymaze1p) and 3.1M rule instances or nodes; those refused
+	// by the time budget were past 11M atoms, 27M terms or 44M rule
+	// instances there.
+	DefaultMaxSize = 16_000_000
 )
 
 // Environment variables that override the defaults of the registered
@@ -71,12 +80,13 @@ const (
 const (
 	envMaxTime   = "GDLPERF_PROPNET_MAX_TIME"   // a Go duration, e.g. 90s
 	envMaxMemory = "GDLPERF_PROPNET_MAX_MEMORY" // MiB
+	envMaxSize   = "GDLPERF_PROPNET_MAX_SIZE"   // atoms, rule instances, terms or nodes
 	envMode      = "GDLPERF_PROPNET_MODE"       // fast or fullpass
 )
 
 // DefaultOptions returns the defaults.
 func DefaultOptions() Options {
-	return Options{MaxTime: DefaultMaxTime, MaxMemory: DefaultMaxMemory}
+	return Options{MaxTime: DefaultMaxTime, MaxMemory: DefaultMaxMemory, MaxSize: DefaultMaxSize}
 }
 
 // Option sets an option.
@@ -87,6 +97,10 @@ func WithMaxTime(d time.Duration) Option { return func(o *Options) { o.MaxTime =
 
 // WithMaxMemory sets the heap budget of a build in bytes (0: none).
 func WithMaxMemory(b int64) Option { return func(o *Options) { o.MaxMemory = b } }
+
+// WithMaxSize sets the most atoms, rule instances, terms or network nodes
+// a build may make, each (0: no bound).
+func WithMaxSize(n int) Option { return func(o *Options) { o.MaxSize = n } }
 
 // WithMode sets the evaluation mode.
 func WithMode(m Mode) Option { return func(o *Options) { o.Mode = m } }
@@ -102,7 +116,8 @@ func WithoutOptimisation() Option { return func(o *Options) { o.NoOptimise = tru
 
 // OptionsFromEnv returns the defaults overridden by the environment
 // variables GDLPERF_PROPNET_MAX_TIME (a duration), GDLPERF_PROPNET_MAX_MEMORY
-// (MiB) and GDLPERF_PROPNET_MODE (fast or fullpass).
+// (MiB), GDLPERF_PROPNET_MAX_SIZE (atoms, rule instances, terms or nodes) and
+// GDLPERF_PROPNET_MODE (fast or fullpass).
 func OptionsFromEnv() (Options, error) {
 	o := DefaultOptions()
 	if s := os.Getenv(envMaxTime); s != "" {
@@ -118,6 +133,13 @@ func OptionsFromEnv() (Options, error) {
 			return o, fmt.Errorf("%s=%q: want a whole number of MiB", envMaxMemory, s)
 		}
 		o.MaxMemory = n << 20
+	}
+	if s := os.Getenv(envMaxSize); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return o, fmt.Errorf("%s=%q: want a whole number", envMaxSize, s)
+		}
+		o.MaxSize = n
 	}
 	switch s := strings.ToLower(os.Getenv(envMode)); s {
 	case "", "fast":

@@ -195,6 +195,7 @@ func New(g *gdl.Game, opts ...Option) (m *Machine, err error) {
 	st.OptimiseTime = time.Since(t)
 	t = time.Now()
 	b.phase = "layout"
+	b.size = nil
 	p := compile(nw, o.Legal)
 	m = newMachine(p, o.Mode)
 	if o.Mode == Fast && o.Legal == LegalAuto && p.stats.Successors <= maxLayoutChoice {

@@ -136,6 +136,7 @@ func TestBudgets(t *testing.T) {
 	}{
 		{"time", propnet.WithMaxTime(time.Nanosecond), propnet.RefuseTime, "time budget"},
 		{"memory", propnet.WithMaxMemory(1), propnet.RefuseSize, "too large to ground"},
+		{"size", propnet.WithMaxSize(100), propnet.RefuseSize, "over the size budget of 100"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := propnet.New(g, tt.opt)

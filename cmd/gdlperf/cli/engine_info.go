@@ -23,6 +23,7 @@ type EngineInfoOptions struct {
 	Game       string
 	MaxTime    time.Duration
 	MaxMemory  int64 // MiB
+	MaxSize    int
 	NoOptimise bool
 }
 
@@ -46,10 +47,10 @@ the legal moves are found). For compiled: the program's path in the cache, the
 code generation and build times (or a cache hit), each design's size (or why it
 was left out), and the program's start-up time and the design it keeps.
 
-A game over the build's budget (--max-time, --max-memory) is refused with its
-sizes and exit status 1. The defaults are the engine's: the environment
-variables GDLPERF_PROPNET_MAX_TIME and GDLPERF_PROPNET_MAX_MEMORY set them for
-gdlperf engine run and gdlperf run.`,
+A game over the build's budget (--max-time, --max-memory, --max-size) is
+refused with its sizes and exit status 1. The defaults are the engine's: the
+environment variables GDLPERF_PROPNET_MAX_TIME, GDLPERF_PROPNET_MAX_MEMORY and
+GDLPERF_PROPNET_MAX_SIZE set them for gdlperf engine run and gdlperf run.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Engine, opts.Game = args[0], args[1]
@@ -62,6 +63,7 @@ gdlperf engine run and gdlperf run.`,
 	def, _ := propnet.OptionsFromEnv()
 	cmd.Flags().DurationVar(&opts.MaxTime, "max-time", def.MaxTime, "time budget of grounding and network construction (0: none)")
 	cmd.Flags().Int64Var(&opts.MaxMemory, "max-memory", def.MaxMemory>>20, "heap budget of the build in MiB (0: none)")
+	cmd.Flags().IntVar(&opts.MaxSize, "max-size", def.MaxSize, "most atoms, rule instances, terms or network nodes of the build, each (0: none)")
 	cmd.Flags().BoolVar(&opts.NoOptimise, "no-optimise", false, "keep the network as grounded")
 	return cmd
 }
@@ -77,8 +79,8 @@ func runEngineInfo(opts *EngineInfoOptions) error {
 	if opts.Engine != propnet.Name {
 		return withCode(ExitUsage, fmt.Errorf("engine %s has no build figures to show; engine info knows %s and the engines with programs of their own (compiled)", opts.Engine, propnet.Name))
 	}
-	if opts.MaxTime < 0 || opts.MaxMemory < 0 {
-		return withCode(ExitUsage, fmt.Errorf("--max-time and --max-memory must not be negative"))
+	if opts.MaxTime < 0 || opts.MaxMemory < 0 || opts.MaxSize < 0 {
+		return withCode(ExitUsage, fmt.Errorf("--max-time, --max-memory and --max-size must not be negative"))
 	}
 	name, src, err := readGame(opts.Game)
 	if err != nil {
@@ -88,7 +90,7 @@ func runEngineInfo(opts *EngineInfoOptions) error {
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
-	o := []propnet.Option{propnet.WithMaxTime(opts.MaxTime), propnet.WithMaxMemory(opts.MaxMemory << 20)}
+	o := []propnet.Option{propnet.WithMaxTime(opts.MaxTime), propnet.WithMaxMemory(opts.MaxMemory << 20), propnet.WithMaxSize(opts.MaxSize)}
 	if opts.NoOptimise {
 		o = append(o, propnet.WithoutOptimisation())
 	}

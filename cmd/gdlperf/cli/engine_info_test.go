@@ -27,12 +27,13 @@ func runInfo(t *testing.T, args ...string) (err error, stdout string) {
 func TestNewCmdEngineInfoOptions(t *testing.T) {
 	var got *EngineInfoOptions
 	cmd := NewCmdEngineInfo(&IO{}, func(o *EngineInfoOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"propnet", "game.kif", "--max-time", "5s", "--max-memory", "100", "--no-optimise"})
+	cmd.SetArgs([]string{"propnet", "game.kif", "--max-time", "5s", "--max-memory", "100", "--max-size", "7", "--no-optimise"})
 	require.NoError(t, cmd.Execute())
 	assert.Equal(t, "propnet", got.Engine)
 	assert.Equal(t, "game.kif", got.Game)
 	assert.Equal(t, 5*time.Second, got.MaxTime)
 	assert.Equal(t, int64(100), got.MaxMemory)
+	assert.Equal(t, 7, got.MaxSize)
 	assert.True(t, got.NoOptimise)
 }
 
@@ -52,6 +53,7 @@ func TestEngineInfoRefusesOverBudget(t *testing.T) {
 	}{
 		{"memory", "builtin:breakthrough", "--max-memory", "1", "too-large"},
 		{"time", "builtin:tictactoe", "--max-time", "1ns", "time-budget"},
+		{"size", "builtin:breakthrough", "--max-size", "100", "size budget of 100"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err, _ := runInfo(t, "propnet", tt.game, tt.flag, tt.value)
