@@ -35,6 +35,8 @@ type CheckOptions struct {
 	Methods    []string
 	ResultsDir string
 	Again      bool
+	// Blacklist is the blacklist file ("": ./blacklist.txt if present).
+	Blacklist string
 	// Blacklisted checks the blacklisted games too.
 	Blacklisted bool
 }
@@ -80,6 +82,7 @@ check found a mismatch or could not run.`,
 	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
 	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
+	f.StringVar(&opts.Blacklist, "blacklist", "", "blacklist file of games to skip (default: ./"+DefaultBlacklist+" if present)")
 	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "check blacklisted games too (left out by default, as gdlperf run does)")
 	return cmd
 }
@@ -110,11 +113,11 @@ func runCheck(opts *CheckOptions) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	games, skipped, err := resolveGames(GameSelection{Selectors: opts.Games, IncludeBlacklisted: opts.Blacklisted})
+	games, skipped, err := resolveGames(GameSelection{Selectors: opts.Games, Blacklist: opts.Blacklist, IncludeBlacklisted: opts.Blacklisted})
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	printSkipped(opts.IO.Err, skipped, "")
+	printSkipped(opts.IO.Err, skipped, opts.Blacklist)
 	sort.Slice(games, func(i, j int) bool { return games[i].Key < games[j].Key })
 	exe, err := os.Executable()
 	if err != nil {

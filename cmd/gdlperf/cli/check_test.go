@@ -94,6 +94,19 @@ func TestCheckSkipsBlacklisted(t *testing.T) {
 	code, stdout, stderr = run(t, append(args, "--include-blacklisted")...)
 	require.Equal(t, 0, code, stdout+stderr)
 	assert.Regexp(t, `prover\s+2\s+0\s+0\s+0`, stdout)
+
+	// A blacklist elsewhere, named with --blacklist (the campaign folder
+	// is seldom the repository).
+	rps, _ := gamerepo.Builtin("rockpaperscissors")
+	other := filepath.Join(dir, "other.txt")
+	require.NoError(t, os.WriteFile(other, []byte(rps.Key+";another test\n"), 0o644))
+	args[len(args)-1] = filepath.Join(dir, "res3")
+	code, stdout, stderr = run(t, append(args, "--blacklist", other)...)
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Contains(t, stderr, "skipping 1 blacklisted game (")
+	assert.Contains(t, stderr, "other.txt")
+	assert.Contains(t, stderr, rps.Key)
+	assert.Regexp(t, `prover\s+1\s+0\s+0\s+0`, stdout)
 }
 
 func TestCheckExternalWithoutTraceIsUnchecked(t *testing.T) {
