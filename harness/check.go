@@ -57,12 +57,21 @@ func (c *Checker) now() time.Time {
 }
 
 // Check runs every method on one engine and game and returns one row per
-// method.
+// method. Checks may run at once (on copies of the Checker whose Methods
+// differ).
 func (c *Checker) Check(ctx context.Context, e *Engine, g *Game) []results.CheckRow {
 	var rows []results.CheckRow
+	// A folder of its own: checks of one game by several engines may run
+	// at once.
 	h := sha256.Sum256(g.Rules)
-	gameFile := filepath.Join(c.WorkDir, "game-"+hex.EncodeToString(h[:8])+".kif")
-	werr := os.WriteFile(gameFile, g.Rules, 0o644)
+	dir, werr := os.MkdirTemp(c.WorkDir, "check-")
+	if werr == nil {
+		defer os.RemoveAll(dir)
+	}
+	gameFile := filepath.Join(dir, "game-"+hex.EncodeToString(h[:8])+".kif")
+	if werr == nil {
+		werr = os.WriteFile(gameFile, g.Rules, 0o644)
+	}
 	for _, m := range c.Methods {
 		start := c.now()
 		row := results.CheckRow{

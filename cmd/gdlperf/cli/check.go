@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"sync"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -35,6 +36,7 @@ type CheckOptions struct {
 	Methods    []string
 	ResultsDir string
 	Again      bool
+	Jobs       int
 	// Blacklist is the blacklist file ("": ./blacklist.txt if present).
 	Blacklist string
 	// Blacklisted checks the blacklisted games too.
@@ -60,8 +62,10 @@ An external engine is checked by trace when its manifest names a trace
 command, and is "unchecked" otherwise. Verdicts are stored under
 RESULTS/check/ (resumable); gdlperf run marks the rows of an engine version
 that failed on a game as "wrong". A mismatch prints what differed, the moves
-that lead there and a command that reproduces it. Exit status 1 when some
-check found a mismatch or could not run.`,
+that lead there and a command that reproduces it. The summary counts every
+engine and game pair asked for, those checked in an earlier, interrupted run
+included. --jobs N checks N pairs at once. Exit status 1 when some check found
+a mismatch or could not run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -82,6 +86,7 @@ check found a mismatch or could not run.`,
 	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
 	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
+	f.IntVar(&opts.Jobs, "jobs", 1, "engine and game pairs checked at once (each uses about one core; budgets are wall time)")
 	f.StringVar(&opts.Blacklist, "blacklist", "", "blacklist file of games to skip (default: ./"+DefaultBlacklist+" if present)")
 	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "check blacklisted games too (left out by default, as gdlperf run does)")
 	return cmd
@@ -91,6 +96,9 @@ func runCheck(opts *CheckOptions) error {
 	ref, ok := engines.Lookup(opts.Reference)
 	if !ok {
 		return withCode(ExitUsage, fmt.Errorf("no built-in engine %q to use as the reference", opts.Reference))
+	}
+	if opts.Jobs < 1 {
+		return withCode(ExitUsage, fmt.Errorf("--jobs must be at least 1"))
 	}
 	for _, m := range opts.Methods {
 		if m != harness.MethodTrace && m != harness.MethodExhaustive && m != harness.MethodMetamorphic {
@@ -146,39 +154,110 @@ func runCheck(opts *CheckOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 
-	type tally struct{ ok, mismatch, failed, unchecked int }
-	tallies := map[string]*tally{}
-	var mismatches []results.CheckRow
-	total := len(engs) * len(games)
-	n := 0
+	// The pairs to check now; the rest were checked before (resumed).
+	type task struct {
+		g       *harness.Game
+		e       *harness.Engine
+		methods []string
+	}
+	var tasks []task
 	for _, g := range games {
 		for _, e := range engs {
-			n++
-			t := tallies[e.Name]
-			if t == nil {
-				t = &tally{}
-				tallies[e.Name] = t
-			}
 			var methods []string
 			for _, m := range opts.Methods {
 				if opts.Again || !done[harness.CheckKey(g.Key, e, m, opts.Seed, opts.Rollouts)] {
 					methods = append(methods, m)
 				}
 			}
-			if len(methods) == 0 {
-				continue
+			if len(methods) > 0 {
+				tasks = append(tasks, task{g, e, methods})
 			}
-			c.Methods = methods
-			rows := c.Check(ctx, e, g)
-			if ctx.Err() != nil {
-				return withCode(ExitFailure, errors.New("interrupted; the finished checks are saved: run the same command again to resume"))
+		}
+	}
+	if skipped := len(games)*len(engs) - len(tasks); skipped > 0 {
+		fmt.Fprintf(opts.IO.Err, "%d of %d engine and game pairs were checked before (in %s; --again checks them again)\n", skipped, len(games)*len(engs), opts.ResultsDir)
+	}
+
+	// The latest row of each check: the stored ones, then this run's.
+	latest := map[string]results.CheckRow{}
+	for _, r := range prior {
+		latest[r.CheckKey] = r
+	}
+	var (
+		mu       sync.Mutex
+		finished int
+		writeErr error
+		began    = time.Now()
+	)
+	record := func(t task, rows []results.CheckRow) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ctx.Err() != nil {
+			return // interrupted: the rows say so and are not kept
+		}
+		if err := results.AppendCheckRows(out, rows); err != nil {
+			writeErr = fmt.Errorf("writing verdicts: %w", err)
+			cancel()
+			return
+		}
+		finished++
+		el := time.Since(began)
+		eta := time.Duration(float64(el) / float64(finished) * float64(len(tasks)-finished))
+		for _, r := range rows {
+			latest[r.CheckKey] = r
+			fmt.Fprintf(opts.IO.Err, "[%d/%d, %.2f/s, ETA %s] %s on %s, %s: %s %s\n", finished, len(tasks), float64(finished)/el.Seconds(), eta.Round(time.Second), t.e.Name, t.g.Key, r.Method, r.Verdict, oneLineCLI(r.Detail))
+		}
+	}
+	next := make(chan task)
+	var wg sync.WaitGroup
+	for range min(max(opts.Jobs, 1), len(tasks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range next {
+				cc := *c
+				cc.Methods = t.methods
+				record(t, cc.Check(ctx, t.e, t.g))
 			}
-			if err := results.AppendCheckRows(out, rows); err != nil {
-				return withCode(ExitFailure, fmt.Errorf("writing verdicts: %w", err))
+		}()
+	}
+feed:
+	for _, t := range tasks {
+		select {
+		case next <- t:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if writeErr != nil {
+		return withCode(ExitFailure, writeErr)
+	}
+	if ctx.Err() != nil {
+		return withCode(ExitFailure, errors.New("interrupted; the finished checks are saved: run the same command again to resume"))
+	}
+
+	// The summary covers every pair asked for, checked now or before.
+	type tally struct{ ok, mismatch, failed, unchecked int }
+	tallies := map[string]*tally{}
+	var mismatches []results.CheckRow
+	for _, g := range games {
+		for _, e := range engs {
+			t := tallies[e.Name]
+			if t == nil {
+				t = &tally{}
+				tallies[e.Name] = t
 			}
 			worst := results.VerdictOK
-			for _, r := range rows {
+			for _, m := range opts.Methods {
+				r, ok := latest[harness.CheckKey(g.Key, e, m, opts.Seed, opts.Rollouts)]
+				if !ok {
+					r.Verdict = results.VerdictError
+				}
 				switch r.Verdict {
 				case results.VerdictMismatch:
 					worst = r.Verdict
@@ -192,7 +271,6 @@ func runCheck(opts *CheckOptions) error {
 						worst = r.Verdict
 					}
 				}
-				fmt.Fprintf(opts.IO.Err, "[%d/%d] %s on %s, %s: %s %s\n", n, total, e.Name, g.Key, r.Method, r.Verdict, oneLineCLI(r.Detail))
 			}
 			switch worst {
 			case results.VerdictOK:

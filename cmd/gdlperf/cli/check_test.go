@@ -71,11 +71,56 @@ func TestCheckResumesAndPasses(t *testing.T) {
 	rows, err := results.LoadCheckRows(dir)
 	require.NoError(t, err)
 	assert.Len(t, rows, 3)
-	code, _, stderr = run(t, args...)
+	code, stdout, stderr = run(t, args...)
 	require.Equal(t, 0, code)
 	assert.NotContains(t, stderr, "trace: ok", "nothing checked twice")
+	assert.Contains(t, stderr, "1 of 1 engine and game pairs were checked before")
+	assert.Regexp(t, `prover\s+1\s+0\s+0\s+0`, stdout, "the summary counts what was checked before")
 	rows, _ = results.LoadCheckRows(dir)
 	assert.Len(t, rows, 3)
+}
+
+// A mismatch found before an interruption is still in the summary and the
+// exit status of the resumed check.
+func TestCheckResumedKeepsMismatches(t *testing.T) {
+	dir := t.TempDir()
+	engine := "prover-" + enginetest.DropLegal
+	args := []string{"check", "--engines", engine, "--games", "builtin:tictactoe", "--methods", "trace", "--budget", "1s", "--results", dir}
+	code, _, _ := run(t, args...)
+	require.Equal(t, ExitFailure, code)
+	code, stdout, stderr := run(t, args...)
+	assert.Equal(t, ExitFailure, code, stdout+stderr)
+	assert.Contains(t, stdout, "MISMATCH "+engine)
+	assert.Regexp(t, engine+`\s+0\s+1\s+0\s+0`, stdout)
+}
+
+// Pairs checked at once (--jobs) give the verdicts of one at a time.
+func TestCheckJobs(t *testing.T) {
+	verdicts := func(jobs string) map[string]string {
+		dir := t.TempDir()
+		code, stdout, stderr := run(t, "check", "--jobs", jobs, "--engines", "prover,prover-"+enginetest.KeepFact,
+			"--games", "builtin:tictactoe,builtin:rockpaperscissors,builtin:racetotwentyone", "--methods", "trace,exhaustive", "--budget", "1s", "--results", dir)
+		require.Equal(t, ExitFailure, code, stdout+stderr)
+		rows, err := results.LoadCheckRows(dir)
+		require.NoError(t, err)
+		require.Len(t, rows, 12)
+		out := map[string]string{}
+		for _, r := range rows {
+			out[r.CheckKey] = r.Verdict
+		}
+		return out
+	}
+	one := verdicts("1")
+	assert.Equal(t, one, verdicts("3"))
+	mismatches := 0
+	for _, v := range one {
+		if v == results.VerdictMismatch {
+			mismatches++
+		}
+	}
+	assert.Positive(t, mismatches, "the broken engine is caught")
+	code, _, stderr := run(t, "check", "--jobs", "0", "--results", t.TempDir())
+	assert.Equal(t, ExitUsage, code, stderr)
 }
 
 // Blacklisted games are left out of a check as they are of a run, unless
