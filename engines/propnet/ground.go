@@ -152,7 +152,7 @@ type budget struct {
 	phase    string
 	figures  func() string
 	// size returns the largest count of the phase and what it counts
-	// (atoms, rule instances, nodes), checked against maxSize.
+	// (atoms, rule instances, terms, nodes), checked against maxSize.
 	size   func() (int, string)
 	lastGC time.Time
 	checks int
