@@ -29,6 +29,12 @@ const (
 	MethodMetamorphic = "metamorphic"
 )
 
+// SetupAllowance is the time an engine's setup may take on top of a
+// check's budget: the first round of a trace check and a self-check may
+// take this long even with a shorter budget. A minute, as the grace of a
+// benchmark run, is more than the propnet's default build budget (40 s).
+const SetupAllowance = time.Minute
+
 // Checker runs the correctness checks of engines against a reference.
 type Checker struct {
 	Exe       string         // the gdlperf binary, for built-in engines' self-checks
@@ -41,6 +47,15 @@ type Checker struct {
 	WorkDir   string
 	Host      string
 	Now       func() time.Time
+	// Setup is the allowance for an engine's setup (0: SetupAllowance).
+	Setup time.Duration
+}
+
+func (c *Checker) setup() time.Duration {
+	if c.Setup > 0 {
+		return c.Setup
+	}
+	return SetupAllowance
 }
 
 // CheckKey identifies a check row, so a resumed check skips it.
@@ -130,7 +145,11 @@ func (c *Checker) trace(ctx context.Context, e *Engine, g *Game, gameFile string
 		rollout.Trace(&ref, rm, c.Reference.Name, c.Reference.Version, seed, n)
 		left := time.Until(deadline)
 		if c.Rollouts > 0 || round == 0 {
-			left = max(left, 10*time.Second)
+			// The first round includes the engine's setup (a propnet's
+			// grounding, a compiled program's build), which may take
+			// longer than a short budget and end in a refusal whose
+			// reason belongs in the verdict.
+			left = max(left, c.setup())
 		}
 		argv := append(append([]string(nil), e.TraceCommand...), gameFile, traceFile, "--seed", strconv.FormatUint(seed, 10), "--rollouts", strconv.Itoa(n))
 		timedOut, stderr, err := runBounded(ctx, argv, e.Dir, e.Env, left)
@@ -143,7 +162,7 @@ func (c *Checker) trace(ctx context.Context, e *Engine, g *Game, gameFile string
 			row.Verdict = results.VerdictOK // the budget ran out: what was compared agreed
 			return
 		case timedOut:
-			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) took longer than %s", n, left.Round(time.Second))
+			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) took longer than %s (its setup included)", n, left.Round(time.Second))
 			return
 		case rerr != nil || len(got) == 0:
 			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the engine wrote no trace (%v): %s", err, stderr), 500)
@@ -257,7 +276,8 @@ func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, m
 	out := filepath.Join(c.WorkDir, "selfcheck-"+row.CheckKey+".json")
 	argv = append(argv, "--out", out)
 	defer os.Remove(out)
-	timedOut, stderr, err := runBounded(ctx, argv, "", nil, c.Budget+30*time.Second)
+	limit := c.Budget + c.setup()
+	timedOut, stderr, err := runBounded(ctx, argv, "", nil, limit)
 	b, rerr := os.ReadFile(out)
 	var res SelfCheckResult
 	switch {
@@ -265,7 +285,7 @@ func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, m
 		row.Verdict, row.Detail = results.VerdictError, "interrupted"
 		return
 	case timedOut:
-		row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the %s check took longer than %s", method, c.Budget)
+		row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the %s check took longer than %s (a budget of %s and %s for the engine's setup)", method, limit, c.Budget, c.setup())
 		return
 	case rerr != nil || json.Unmarshal(b, &res) != nil:
 		row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the %s check failed (%v): %s", method, err, stderr), 500)

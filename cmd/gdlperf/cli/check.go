@@ -58,6 +58,8 @@ func NewCmdCheck(streams *IO, runF func(*CheckOptions) error) *cobra.Command {
   metamorphic  the game with every name replaced by a random word must give
                the same answers, built-in engines only.
 
+An engine's setup (a propnet's grounding, a compiled program's build) may
+take up to a minute on top of --budget, so that a refusal shows its reason.
 An external engine is checked by trace when its manifest names a trace
 command, and is "unchecked" otherwise. Verdicts are stored under
 RESULTS/check/ (resumable); gdlperf run marks the rows of an engine version

@@ -1,0 +1,38 @@
+package harness
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/gamerepo"
+	"github.com/gdlperf/gdlperf/results"
+
+	_ "github.com/gdlperf/gdlperf/engines/prover"
+)
+
+// An engine whose trace never ends is a failed check with a reason, within
+// the budget and the setup allowance; the check goes on.
+func TestCheckHangingTraceIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "trace.sh")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755))
+	ref, ok := engines.Lookup("prover")
+	require.True(t, ok)
+	tic, ok := gamerepo.Builtin("tictactoe")
+	require.True(t, ok)
+	c := &Checker{Reference: ref, Budget: 200 * time.Millisecond, Setup: time.Second, Seed: 1, Methods: []string{MethodTrace}, WorkDir: dir}
+	e := &Engine{Name: "hangs", Version: "1", TraceCommand: []string{script}}
+	start := time.Now()
+	rows := c.Check(context.Background(), e, &Game{Key: tic.Key, Name: tic.File, Rules: tic.Rules})
+	assert.Less(t, time.Since(start), 10*time.Second)
+	require.Len(t, rows, 1)
+	assert.Equal(t, results.VerdictError, rows[0].Verdict)
+	assert.Contains(t, rows[0].Detail, "took longer than 1s (its setup included)")
+}
