@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -170,7 +171,7 @@ func (c *Checker) trace(ctx context.Context, e *Engine, g *Game, gameFile string
 		}
 		m, cerr := enginetest.CompareTraces(&ref, bytes.NewReader(got))
 		if cerr != nil {
-			row.Verdict, row.Detail = results.VerdictError, cerr.Error()
+			row.Verdict, row.Detail = limitVerdict(cerr, row.Rollouts > 0), cerr.Error()
 			return
 		}
 		if m != nil {
@@ -242,15 +243,16 @@ func SelfCheck(ref, e engines.Engine, g *gdl.Game, method string, seed uint64, r
 			deadline = time.Now().Add(budget)
 		}
 		m, st, err = enginetest.ExhaustiveUntil(rm, em, maxStates, deadline)
-		if err != nil {
-			return SelfCheckResult{Verdict: results.VerdictError, Detail: err.Error()}
-		}
 		res.States, res.Complete = st.States, st.Complete
+		if err != nil {
+			res.Verdict, res.Detail = limitVerdict(err, false), err.Error()
+			return res
+		}
 	case MethodMetamorphic:
 		var err error
 		m, err = enginetest.Metamorphic(e, g, seed, rollouts)
 		if err != nil {
-			return SelfCheckResult{Verdict: results.VerdictError, Detail: err.Error()}
+			return SelfCheckResult{Verdict: limitVerdict(err, false), Detail: err.Error()}
 		}
 		res.Rollouts = rollouts
 	default:
@@ -264,6 +266,19 @@ func SelfCheck(ref, e engines.Engine, g *gdl.Game, method string, seed uint64, r
 	}
 	res.Verdict = results.VerdictOK
 	return res
+}
+
+// limitVerdict is the verdict of a check that stopped with err: one that
+// stopped at a resource limit of the engine or the reference after some of
+// the game agreed (or, for a trace, after earlier rounds did) is ok, as a
+// check that ran out of its budget is; the detail says where it stopped.
+// Anything else is an error.
+func limitVerdict(err error, agreedBefore bool) string {
+	var le *enginetest.LimitError
+	if errors.As(err, &le) && (le.Compared || agreedBefore) {
+		return results.VerdictOK
+	}
+	return results.VerdictError
 }
 
 func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, method string, row *results.CheckRow) {

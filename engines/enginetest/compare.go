@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
@@ -96,12 +97,44 @@ func CompareTraces(ref, got io.Reader) (*Mismatch, error) {
 			m.Diffs = []string{"the engine's trace has a bad line: " + gerr.Error()}
 			return m, nil
 		}
+		if rl, gl := errorKind(r.Error) == string(engines.ResourceLimit), errorKind(g.Error) == string(engines.ResourceLimit); rl != gl && len(setDiff("state", r.State, g.State)) == 0 {
+			side, msg := "engine", g.Error
+			if rl {
+				side, msg = "reference", r.Error
+			}
+			return nil, &LimitError{Side: side, Where: "the trace", Msg: msg, Rollout: r.Rollout, Step: r.Step, Compared: r.Rollout > 0 || r.Step > 0}
+		}
 		if d := DiffSteps(&r, &g); len(d) > 0 {
 			m.Diffs = d
 			return m, nil
 		}
 		history = append(history, r.Joint)
 	}
+}
+
+// LimitError says that a comparison stopped where the engine or the
+// reference ran out of one of its resource limits (time, size, memory):
+// that is no answer, so neither agreement nor a mismatch. Compared says
+// whether anything agreed before it; gdlperf check counts that as it counts
+// a check that ran out of its budget.
+type LimitError struct {
+	Side     string // "engine" or "reference"
+	Where    string // the question
+	Msg      string
+	Rollout  int
+	Step     int
+	Compared bool
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("the %s stopped at a resource limit at rollout %d, step %d (%s): %s", e.Side, e.Rollout, e.Step, e.Where, e.Msg)
+}
+
+// limitAt completes the *LimitError err with where it happened.
+func limitAt(err error, rollout, step int, compared bool) error {
+	le := err.(*LimitError)
+	le.Rollout, le.Step, le.Compared = rollout, step, compared
+	return le
 }
 
 func scanner(r io.Reader) *bufio.Scanner {

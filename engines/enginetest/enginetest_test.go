@@ -224,3 +224,73 @@ func TestRollerCheckCatchesOtherRollouts(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "own rollout loop")
 }
+
+// limited answers as its machine does until it has answered legal moves
+// after questions, then runs out of a resource limit (as an engine over
+// its budget does).
+type limited struct {
+	engines.Machine
+	after int
+	asked *int
+}
+
+func (l limited) Legal(s engines.State, role int) ([]engines.Move, error) {
+	if *l.asked++; *l.asked > l.after {
+		return nil, engines.Errorf(engines.ResourceLimit, "the relations hold more than 10 values")
+	}
+	return l.Machine.Legal(s, role)
+}
+
+type limitedEngine struct{ after int }
+
+func (le limitedEngine) engine() engines.Engine {
+	ref := Reference()
+	return engines.Engine{Name: "limited", Version: "1", New: func(g *gdl.Game) (engines.Machine, error) {
+		m, err := ref.New(g)
+		return limited{Machine: m, after: le.after, asked: new(int)}, err
+	}}
+}
+
+// An engine that runs out of a resource limit has given no answer: the
+// comparisons stop with a *LimitError that says where, not a mismatch.
+func TestResourceLimitIsNoMismatch(t *testing.T) {
+	ref := Reference()
+	g := builtin(t, "tictactoe")
+	for _, tt := range []struct {
+		name     string
+		after    int
+		compared bool
+	}{
+		{"at once", 0, false},
+		{"after some answers", 7, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := limitedEngine{tt.after}.engine()
+			m, err := TraceCheck(ref, e, g, 1, 2)
+			assert.Nil(t, m)
+			var le *LimitError
+			require.ErrorAs(t, err, &le)
+			assert.Equal(t, "engine", le.Side)
+			assert.Equal(t, tt.compared, le.Compared)
+			assert.Contains(t, err.Error(), "the relations hold more than 10 values")
+
+			rm, _ := ref.New(g)
+			em, _ := e.New(g)
+			m, st, err := Exhaustive(rm, em, 1000)
+			assert.Nil(t, m)
+			require.ErrorAs(t, err, &le)
+			assert.Contains(t, le.Where, "legal moves of role")
+			assert.False(t, st.Complete)
+
+			// A renamed copy that fails where the original does not.
+			m, err = Metamorphic(e, g, 1, 2)
+			assert.Nil(t, m)
+			require.ErrorAs(t, err, &le)
+			assert.Equal(t, tt.compared, le.Compared)
+		})
+	}
+	// A real difference is still a mismatch.
+	m, err := TraceCheck(ref, BrokenEngine(DropLegal, ref), g, 1, 2)
+	require.NoError(t, err)
+	assert.NotNil(t, m)
+}

@@ -58,7 +58,11 @@ func ExhaustiveUntil(ref, got engines.Machine, maxStates int, deadline time.Time
 	rs, rerr := ref.Initial()
 	gs, gerr := got.Initial()
 	root := &node{ref: rs, got: gs}
-	if d := errDiff("initial state", rerr, gerr); d != "" {
+	d, lerr := errDiff("initial state", rerr, gerr)
+	if lerr != nil {
+		return nil, st, limitAt(lerr, 0, root.depth, st.States > 1)
+	}
+	if d != "" {
 		return mis(root, d), st, nil
 	}
 	if rerr != nil {
@@ -86,7 +90,11 @@ func ExhaustiveUntil(ref, got engines.Machine, maxStates int, deadline time.Time
 		st.States++
 		rt, rerr := ref.Terminal(n.ref)
 		gt, gerr := got.Terminal(n.got)
-		if d := errDiff("terminal", rerr, gerr); d != "" {
+		d, lerr := errDiff("terminal", rerr, gerr)
+		if lerr != nil {
+			return nil, st, limitAt(lerr, 0, n.depth, st.States > 1)
+		}
+		if d != "" {
 			return mis(n, d), st, nil
 		}
 		if rerr != nil {
@@ -98,7 +106,11 @@ func ExhaustiveUntil(ref, got engines.Machine, maxStates int, deadline time.Time
 		if rt {
 			rg, rerr := ref.Goals(n.ref)
 			gg, gerr := got.Goals(n.got)
-			if d := errDiff("goals", rerr, gerr); d != "" {
+			d, lerr := errDiff("goals", rerr, gerr)
+			if lerr != nil {
+				return nil, st, limitAt(lerr, 0, n.depth, st.States > 1)
+			}
+			if d != "" {
 				return mis(n, d), st, nil
 			}
 			if fmt.Sprint(rg) != fmt.Sprint(gg) {
@@ -115,7 +127,11 @@ func ExhaustiveUntil(ref, got engines.Machine, maxStates int, deadline time.Time
 			refMoves[r] = moveTexts(ref, rl)
 			gl, gerr := got.Legal(n.got, r)
 			gotMoves[r] = moveTexts(got, gl)
-			if d := errDiff(fmt.Sprintf("legal moves of role %d", r), rerr, gerr); d != "" {
+			d, lerr := errDiff(fmt.Sprintf("legal moves of role %d", r), rerr, gerr)
+			if lerr != nil {
+				return nil, st, limitAt(lerr, 0, n.depth, st.States > 1)
+			}
+			if d != "" {
 				return mis(n, d), st, nil
 			}
 			if rerr != nil {
@@ -149,7 +165,11 @@ func ExhaustiveUntil(ref, got engines.Machine, maxStates int, deadline time.Time
 			var rerr, gerr error
 			child.ref, rerr = ref.Next(n.ref, rj)
 			child.got, gerr = got.Next(n.got, gj)
-			if d := errDiff("next state", rerr, gerr); d != "" {
+			d, lerr := errDiff("next state", rerr, gerr)
+			if lerr != nil {
+				return nil, st, limitAt(lerr, 0, child.depth, st.States > 1)
+			}
+			if d != "" {
 				return mis(child, d), st, nil
 			}
 			if rerr == nil {
@@ -190,17 +210,29 @@ func keys(m map[string]engines.Move) []string {
 	return out
 }
 
-// errDiff compares two errors by their game error kinds.
-func errDiff(what string, ref, got error) string {
+// errDiff compares two errors of one question by their game error kinds.
+// A resource limit (on either side) is no answer, neither agreement nor a
+// difference: it returns a *LimitError that stops the comparison.
+func errDiff(what string, ref, got error) (string, error) {
 	switch {
 	case ref == nil && got == nil:
-		return ""
+		return "", nil
+	case isLimit(ref) || isLimit(got):
+		side, err := "engine", got
+		if !isLimit(got) {
+			side, err = "reference", ref
+		}
+		return "", &LimitError{Side: side, Where: what, Msg: err.Error()}
 	case ref == nil:
-		return fmt.Sprintf("%s: the engine fails (%v), the reference does not", what, got)
+		return fmt.Sprintf("%s: the engine fails (%v), the reference does not", what, got), nil
 	case got == nil:
-		return fmt.Sprintf("%s: the reference fails (%v), the engine does not", what, ref)
+		return fmt.Sprintf("%s: the reference fails (%v), the engine does not", what, ref), nil
 	case errorKind(ref.Error()) != errorKind(got.Error()):
-		return fmt.Sprintf("%s: reference fails with %v, engine with %v", what, ref, got)
+		return fmt.Sprintf("%s: reference fails with %v, engine with %v", what, ref, got), nil
 	}
-	return ""
+	return "", nil
+}
+
+func isLimit(err error) bool {
+	return err != nil && errorKind(err.Error()) == string(engines.ResourceLimit)
 }

@@ -160,7 +160,11 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 		}
 		so, oerr := orig.Initial()
 		sr, rerr := ren.Initial()
-		if d := errDiff("initial state", oerr, rerr); d != "" {
+		d, lerr := errDiff("initial state", oerr, rerr)
+		if lerr != nil {
+			return nil, limitAt(lerr, r, 0, r > 0)
+		}
+		if d != "" {
 			return mis(0, d), nil
 		}
 		if oerr != nil {
@@ -172,7 +176,11 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 			}
 			ot, oerr := orig.Terminal(so)
 			rt, rerr := ren.Terminal(sr)
-			if d := errDiff("terminal", oerr, rerr); d != "" {
+			d, lerr := errDiff("terminal", oerr, rerr)
+			if lerr != nil {
+				return nil, limitAt(lerr, r, step, r > 0 || step > 0)
+			}
+			if d != "" {
 				return mis(step, d), nil
 			}
 			if oerr != nil {
@@ -184,7 +192,11 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 			if ot {
 				og, oerr := orig.Goals(so)
 				rgs, rerr := ren.Goals(sr)
-				if d := errDiff("goals", oerr, rerr); d != "" {
+				d, lerr := errDiff("goals", oerr, rerr)
+				if lerr != nil {
+					return nil, limitAt(lerr, r, step, r > 0 || step > 0)
+				}
+				if d != "" {
 					return mis(step, d), nil
 				}
 				if fmt.Sprint(og) != fmt.Sprint(rgs) {
@@ -199,7 +211,11 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 			for role := 0; role < roles; role++ {
 				ol, oerr := orig.Legal(so, role)
 				rl, rerr := ren.Legal(sr, role)
-				if d := errDiff(fmt.Sprintf("legal moves of role %d", role), oerr, rerr); d != "" {
+				d, lerr := errDiff(fmt.Sprintf("legal moves of role %d", role), oerr, rerr)
+				if lerr != nil {
+					return nil, limitAt(lerr, r, step, r > 0 || step > 0)
+				}
+				if d != "" {
 					return mis(step, d), nil
 				}
 				if oerr != nil {
@@ -224,7 +240,11 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 			history = append(history, joint)
 			so, oerr = orig.Next(so, jo)
 			sr, rerr = ren.Next(sr, jr)
-			if d := errDiff("next state", oerr, rerr); d != "" {
+			d, lerr = errDiff("next state", oerr, rerr)
+			if lerr != nil {
+				return nil, limitAt(lerr, r, step+1, true)
+			}
+			if d != "" {
 				return mis(step+1, d), nil
 			}
 			if oerr != nil {

@@ -60,6 +60,9 @@ func NewCmdCheck(streams *IO, runF func(*CheckOptions) error) *cobra.Command {
 
 An engine's setup (a propnet's grounding, a compiled program's build) may
 take up to a minute on top of --budget, so that a refusal shows its reason.
+An engine (or the reference) that stops at one of its resource limits gives
+no answer, which is not a mismatch: what agreed before counts, as when the
+budget runs out, and a limit before anything was compared is a failed check.
 An external engine is checked by trace when its manifest names a trace
 command, and is "unchecked" otherwise. Verdicts are stored under
 RESULTS/check/ (resumable); gdlperf run marks the rows of an engine version
