@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/gamerepo"
 	"github.com/gdlperf/gdlperf/results"
@@ -38,20 +39,6 @@ func TestCheckHangingTraceIsAnError(t *testing.T) {
 	assert.Contains(t, rows[0].Detail, "took longer than 1s (its setup included)")
 }
 
-// limited runs out of a resource limit at its after+1-th legal moves.
-type limited struct {
-	engines.Machine
-	after int
-	asked *int
-}
-
-func (l limited) Legal(s engines.State, role int) ([]engines.Move, error) {
-	if *l.asked++; *l.asked > l.after {
-		return nil, engines.Errorf(engines.ResourceLimit, "the relations hold more than 10 values")
-	}
-	return l.Machine.Legal(s, role)
-}
-
 // An engine that stops at a resource limit gives no answer: the check is
 // ok when what it compared before agreed (as when the budget runs out) and
 // an error when it compared nothing, never a mismatch.
@@ -64,10 +51,7 @@ func TestSelfCheckResourceLimit(t *testing.T) {
 		after int
 		want  string
 	}{{0, results.VerdictError}, {40, results.VerdictOK}} {
-		e := engines.Engine{Name: "limited", Version: "1", New: func(g *gdl.Game) (engines.Machine, error) {
-			m, err := ref.New(g)
-			return limited{Machine: m, after: tt.after, asked: new(int)}, err
-		}}
+		e := enginetest.LimitedEngine(ref, tt.after)
 		for _, method := range []string{MethodExhaustive, MethodMetamorphic} {
 			res := SelfCheck(ref, e, g, method, 1, 3, 1000, 5*time.Second)
 			assert.Equal(t, tt.want, res.Verdict, "%s after %d", method, tt.after)

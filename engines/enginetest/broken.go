@@ -124,3 +124,33 @@ func (b *broken) StateFacts(s engines.State) []string {
 	}
 	return facts
 }
+
+// LimitedEngine wraps an engine's machines in ones that answer as they do
+// until after questions of legal moves were asked, then fail every further
+// one with a resource-limit error, as an engine over its budget does (for
+// testing how the checks treat limits: no answer, not a mismatch).
+func LimitedEngine(e engines.Engine, after int) engines.Engine {
+	return engines.Engine{
+		Name:    e.Name + "-limited",
+		Version: e.Version + "-limited",
+		New: func(g *gdl.Game) (engines.Machine, error) {
+			m, err := e.New(g)
+			if err != nil {
+				return nil, err
+			}
+			return &limited{Machine: m, after: after}, nil
+		},
+	}
+}
+
+type limited struct {
+	engines.Machine
+	after, asked int
+}
+
+func (l *limited) Legal(s engines.State, role int) ([]engines.Move, error) {
+	if l.asked++; l.asked > l.after {
+		return nil, engines.Errorf(engines.ResourceLimit, "the relations hold more than 10 values")
+	}
+	return l.Machine.Legal(s, role)
+}

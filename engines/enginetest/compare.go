@@ -131,7 +131,7 @@ func (e *LimitError) Error() string {
 }
 
 // limitAt completes the *LimitError err with where it happened.
-func limitAt(err error, rollout, step int, compared bool) error {
+func limitAt(err error, rollout, step int, compared bool) *LimitError {
 	le := err.(*LimitError)
 	le.Rollout, le.Step, le.Compared = rollout, step, compared
 	return le

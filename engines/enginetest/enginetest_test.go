@@ -225,32 +225,6 @@ func TestRollerCheckCatchesOtherRollouts(t *testing.T) {
 	assert.Contains(t, err.Error(), "own rollout loop")
 }
 
-// limited answers as its machine does until it has answered legal moves
-// after questions, then runs out of a resource limit (as an engine over
-// its budget does).
-type limited struct {
-	engines.Machine
-	after int
-	asked *int
-}
-
-func (l limited) Legal(s engines.State, role int) ([]engines.Move, error) {
-	if *l.asked++; *l.asked > l.after {
-		return nil, engines.Errorf(engines.ResourceLimit, "the relations hold more than 10 values")
-	}
-	return l.Machine.Legal(s, role)
-}
-
-type limitedEngine struct{ after int }
-
-func (le limitedEngine) engine() engines.Engine {
-	ref := Reference()
-	return engines.Engine{Name: "limited", Version: "1", New: func(g *gdl.Game) (engines.Machine, error) {
-		m, err := ref.New(g)
-		return limited{Machine: m, after: le.after, asked: new(int)}, err
-	}}
-}
-
 // An engine that runs out of a resource limit has given no answer: the
 // comparisons stop with a *LimitError that says where, not a mismatch.
 func TestResourceLimitIsNoMismatch(t *testing.T) {
@@ -265,7 +239,7 @@ func TestResourceLimitIsNoMismatch(t *testing.T) {
 		{"after some answers", 7, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			e := limitedEngine{tt.after}.engine()
+			e := LimitedEngine(ref, tt.after)
 			m, err := TraceCheck(ref, e, g, 1, 2)
 			assert.Nil(t, m)
 			var le *LimitError
@@ -287,6 +261,7 @@ func TestResourceLimitIsNoMismatch(t *testing.T) {
 			assert.Nil(t, m)
 			require.ErrorAs(t, err, &le)
 			assert.Equal(t, tt.compared, le.Compared)
+			assert.Equal(t, "engine", le.Side, "both machines are the engine's")
 		})
 	}
 	// A real difference is still a mismatch.

@@ -162,7 +162,7 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 		sr, rerr := ren.Initial()
 		d, lerr := errDiff("initial state", oerr, rerr)
 		if lerr != nil {
-			return nil, limitAt(lerr, r, 0, r > 0)
+			return nil, engineLimit(limitAt(lerr, r, 0, r > 0))
 		}
 		if d != "" {
 			return mis(0, d), nil
@@ -178,7 +178,7 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 			rt, rerr := ren.Terminal(sr)
 			d, lerr := errDiff("terminal", oerr, rerr)
 			if lerr != nil {
-				return nil, limitAt(lerr, r, step, r > 0 || step > 0)
+				return nil, engineLimit(limitAt(lerr, r, step, r > 0 || step > 0))
 			}
 			if d != "" {
 				return mis(step, d), nil
@@ -194,7 +194,7 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 				rgs, rerr := ren.Goals(sr)
 				d, lerr := errDiff("goals", oerr, rerr)
 				if lerr != nil {
-					return nil, limitAt(lerr, r, step, r > 0 || step > 0)
+					return nil, engineLimit(limitAt(lerr, r, step, r > 0 || step > 0))
 				}
 				if d != "" {
 					return mis(step, d), nil
@@ -213,7 +213,7 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 				rl, rerr := ren.Legal(sr, role)
 				d, lerr := errDiff(fmt.Sprintf("legal moves of role %d", role), oerr, rerr)
 				if lerr != nil {
-					return nil, limitAt(lerr, r, step, r > 0 || step > 0)
+					return nil, engineLimit(limitAt(lerr, r, step, r > 0 || step > 0))
 				}
 				if d != "" {
 					return mis(step, d), nil
@@ -242,7 +242,7 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 			sr, rerr = ren.Next(sr, jr)
 			d, lerr = errDiff("next state", oerr, rerr)
 			if lerr != nil {
-				return nil, limitAt(lerr, r, step+1, true)
+				return nil, engineLimit(limitAt(lerr, r, step+1, true))
 			}
 			if d != "" {
 				return mis(step+1, d), nil
@@ -253,4 +253,11 @@ func Metamorphic(e engines.Engine, g *gdl.Game, seed uint64, rollouts int) (*Mis
 		}
 	}
 	return nil, nil
+}
+
+// engineLimit names the engine as the side that stopped: both machines of
+// a metamorphic check are the engine's.
+func engineLimit(le *LimitError) error {
+	le.Side = "engine"
+	return le
 }
