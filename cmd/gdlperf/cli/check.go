@@ -218,7 +218,7 @@ func runCheck(opts *CheckOptions) error {
 	}
 	next := make(chan task)
 	var wg sync.WaitGroup
-	for range min(max(opts.Jobs, 1), len(tasks)) {
+	for range min(opts.Jobs, len(tasks)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -246,7 +246,16 @@ feed:
 		return withCode(ExitFailure, errors.New("interrupted; the finished checks are saved: run the same command again to resume"))
 	}
 
-	// The summary covers every pair asked for, checked now or before.
+	if printCheckSummary(opts, games, engs, latest) {
+		return withCode(ExitFailure, errors.New("some engines disagree with the reference or could not be checked"))
+	}
+	return nil
+}
+
+// printCheckSummary prints the mismatches and the verdicts per engine of
+// every pair asked for, checked now or before (latest: the newest row of
+// each check), and reports whether any mismatched or could not be checked.
+func printCheckSummary(opts *CheckOptions, games []*harness.Game, engs []*harness.Engine, latest map[string]results.CheckRow) (bad bool) {
 	type tally struct{ ok, mismatch, failed, unchecked int }
 	tallies := map[string]*tally{}
 	var mismatches []results.CheckRow
@@ -298,7 +307,6 @@ feed:
 	}
 	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ENGINE\tOK\tMISMATCH\tFAILED\tUNCHECKED")
-	bad := false
 	for _, e := range engs {
 		t := tallies[e.Name]
 		if t == nil {
@@ -308,10 +316,7 @@ feed:
 		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", e.Name, t.ok, t.mismatch, t.failed, t.unchecked)
 	}
 	w.Flush()
-	if bad {
-		return withCode(ExitFailure, errors.New("some engines disagree with the reference or could not be checked"))
-	}
-	return nil
+	return bad
 }
 
 func oneLineCLI(s string) string {
