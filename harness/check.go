@@ -81,11 +81,9 @@ func (c *Checker) Check(ctx context.Context, e *Engine, g *Game) []results.Check
 	// at once.
 	h := sha256.Sum256(g.Rules)
 	dir, werr := os.MkdirTemp(c.WorkDir, "check-")
-	if werr == nil {
-		defer os.RemoveAll(dir)
-	}
 	gameFile := filepath.Join(dir, "game-"+hex.EncodeToString(h[:8])+".kif")
 	if werr == nil {
+		defer os.RemoveAll(dir)
 		werr = os.WriteFile(gameFile, g.Rules, 0o644)
 	}
 	for _, m := range c.Methods {
