@@ -1,7 +1,6 @@
 package gdl
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -52,9 +51,21 @@ func checkSyntaxError(t *testing.T, data []byte, err error) {
 	if se.Pos.Line < 1 || se.Pos.Col < 1 {
 		t.Fatalf("syntax error without a position: %v", se)
 	}
-	if lines := int32(bytes.Count(data, []byte{'\n'})) + 1; se.Pos.Line > lines {
+	if lines := lineCount(data); se.Pos.Line > lines {
 		t.Fatalf("syntax error on line %d of a %d-line input: %v", se.Pos.Line, lines, se)
 	}
+}
+
+// lineCount is the number of lines of data as the reader counts them: LF,
+// CRLF and a lone CR (old Mac line ends) each end a line.
+func lineCount(data []byte) int32 {
+	n := int32(1)
+	for i, c := range data {
+		if c == '\n' || c == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+			n++
+		}
+	}
+	return n
 }
 
 func FuzzParse(f *testing.F) {
@@ -107,7 +118,7 @@ func FuzzCheck(f *testing.F) {
 		}
 		// Every finding points into the file; only a missing keyword has
 		// no place to point at.
-		lines := int32(bytes.Count(data, []byte{'\n'})) + 1
+		lines := lineCount(data)
 		for _, f := range g.Findings {
 			if f.File != "fuzz.kif" {
 				t.Fatalf("finding for another file: %v", f)
