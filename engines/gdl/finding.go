@@ -39,6 +39,7 @@ const (
 	CodeDependsOnState  = "depends-on-state"  // init, base or input depend on true or does
 	CodeUnsafe          = "unsafe"            // a variable not bound by a positive literal
 	CodeStratification  = "stratification"    // negation inside a recursive cycle
+	CodeRuleStratified  = "rule-stratified"   // stratified rule by rule, not relation by relation
 	CodeRecursion       = "recursion"         // the GDL recursion restriction
 	CodeSentenceArity   = "sentence-arity"    // one relation used with two arities
 	CodeFunctionArity   = "function-arity"    // one function used with two arities

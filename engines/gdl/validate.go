@@ -433,11 +433,31 @@ func (v *validator) stratification(rules []*Rule, a *Analysis) {
 		}
 	})
 	reported := map[int]bool{}
+	unstratified := map[int]bool{} // relation SCCs with an error
 	for i, es := range edges {
 		for _, e := range es {
 			if e.neg && comp[i] == comp[e.to] && !reported[comp[i]] {
 				reported[comp[i]] = true
+				unstratified[a.Relations[rules[i].Head.Name].SCC] = true
 				v.add(Error, CodeStratification, e.lit.Pos, "unstratifiable negation: %s in rule %s depends on the rule itself; negation may not be part of a recursive cycle", e.lit, rules[i])
+			}
+		}
+	}
+	// The rest of the negations inside a cycle of relations are fine rule
+	// by rule, but the GDL specification (Love et al., definition 13)
+	// stratifies relations: an engine that orders relations into strata
+	// finds no order for these. Accepted, with one warning per cycle.
+	warned := map[int]bool{}
+	for _, r := range rules {
+		scc := a.Relations[r.Head.Name].SCC
+		if unstratified[scc] || warned[scc] {
+			continue
+		}
+		for _, l := range r.Body {
+			if l.Kind == LitNot && a.Relations[l.Atom.Name].SCC == scc {
+				warned[scc] = true
+				v.add(Warning, CodeRuleStratified, l.Pos, "the relation %s depends on its own negation through %s in rule %s; no instance depends on itself, so the game is stratified rule by rule, but not relation by relation as the GDL specification asks, and engines that stratify relations may reject it", r.Head.Name, l, r)
+				break
 			}
 		}
 	}

@@ -58,7 +58,7 @@ var knownCodes = map[string]bool{
 	CodeNotDistinct: true, CodeNegation: true, CodeKeywordArity: true,
 	CodeKeywordFunction: true, CodeKeywordPlace: true, CodeMissing: true,
 	CodeDependsOnDoes: true, CodeDependsOnState: true, CodeUnsafe: true,
-	CodeStratification: true, CodeRecursion: true, CodeSentenceArity: true,
+	CodeStratification: true, CodeRuleStratified: true, CodeRecursion: true, CodeSentenceArity: true,
 	CodeFunctionArity: true, CodeUndefined: true, CodeUnused: true,
 	CodeNameClash: true, CodeCharacters: true, CodeCapitalisation: true,
 	CodeVariableName: true, CodeOrExpansion: true, CodeDistinctVar: true,
@@ -286,6 +286,63 @@ func TestValidateFindingDetails(t *testing.T) {
 			for _, m := range tt.wantMsg {
 				assert.Contains(t, got[0].Msg, m)
 			}
+		})
+	}
+}
+
+// A negation inside a cycle of relations that no instance goes through, as
+// in (<= (goal ?r 0) (role ?r) (not (goal ?r 100))), is accepted with a
+// warning: the GDL specification stratifies relations, not rules.
+func TestValidateRuleStratified(t *testing.T) {
+	tests := []struct {
+		name     string
+		src      string
+		wantWarn bool
+		wantPos  Pos
+		wantMsg  []string
+		wantErr  bool
+	}{
+		{
+			name:     "goal on its own negation through another argument",
+			src:      tinyGame + "(<= (goal ?r 0) (role ?r) (not (goal ?r 100)))",
+			wantWarn: true,
+			wantPos:  Pos{8, 27},
+			wantMsg:  []string{"relation goal", "(not (goal ?r 100))", "(<= (goal ?r 0) (role ?r) (not (goal ?r 100)))"},
+		},
+		{
+			name:     "through another relation",
+			src:      tinyGame + "(<= (goal ?r 0) (role ?r) (not (won ?r)))\n(<= (won ?r) (goal ?r 100))",
+			wantWarn: true,
+			wantPos:  Pos{8, 27},
+			wantMsg:  []string{"relation goal", "(not (won ?r))"},
+		},
+		{
+			name: "negation outside any cycle",
+			src:  tinyGame + "(<= (goal robot 0) (not open))\n(<= open (true (cell a)))",
+		},
+		{
+			name:    "unstratifiable is an error, not this warning",
+			src:     tinyGame + "(<= p (true (cell a)) (not q))\n(<= q (true (cell a)) (not p))\n(<= (goal robot 0) p)",
+			wantErr: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := mustCheck(t, tt.src)
+			assert.Equal(t, tt.wantErr, g.Findings.HasCode(CodeStratification), "findings: %s", describe(g.Findings))
+			got := withCode(g.Findings, CodeRuleStratified)
+			if !tt.wantWarn {
+				assert.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1, "findings: %s", describe(g.Findings))
+			assert.Empty(t, g.Findings.Errors())
+			assert.Equal(t, Warning, got[0].Severity)
+			assert.Equal(t, tt.wantPos, got[0].Pos)
+			for _, m := range tt.wantMsg {
+				assert.Contains(t, got[0].Msg, m)
+			}
+			assert.Contains(t, got[0].String(), fmt.Sprintf("%s:%d:%d: warning:", got[0].File, tt.wantPos.Line, tt.wantPos.Col))
 		})
 	}
 }
