@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gdlperf/gdlperf/results"
 )
 
 // Game is a game to run: its key (REPO/key/hash) and rules.
@@ -38,6 +40,25 @@ type Run struct {
 	Engine     *Engine
 	Repetition int
 	Seed       uint64
+	Dims       Dims
+}
+
+// Dims are the dimensions of a run beside game, engine, version and
+// repetition. The zero value is the gdl-perf run: random rollouts of the
+// rules as written, timed. Every dimension that is not at its default is a
+// part of the run key (results.RunKeyParts) and a column of the row, so
+// runs that differ in one are never taken for each other.
+type Dims struct {
+	Workload      string // "" = rollouts
+	Budget        string // the workload's budget, "name=value"
+	Transform     string // "" = none
+	TransformSeed uint64
+	Measure       string // "" = time
+}
+
+// KeyParts are the dimensions' parts of the run key.
+func (d Dims) KeyParts() []string {
+	return results.RunKeyParts(d.Workload, d.Budget, d.Transform, d.TransformSeed, d.Measure)
 }
 
 // Options shape a campaign.
@@ -96,7 +117,7 @@ func Plan(games []*Game, engines []*Engine, o Options) []Run {
 		for _, e := range engines {
 			for rep := 0; rep < reps; rep++ {
 				runs = append(runs, Run{
-					Key:        runKey(g.Key, e, rep, o),
+					Key:        runKey(g.Key, e, rep, o, Dims{}),
 					Game:       g,
 					Engine:     e,
 					Repetition: rep,
@@ -111,12 +132,20 @@ func Plan(games []*Game, engines []*Engine, o Options) []Run {
 	return runs
 }
 
-func runKey(game string, e *Engine, rep int, o Options) string {
+// runKey is a hash of what makes a run that run: game, engine, version,
+// repetition, mode, target, campaign seed and the dimensions not at their
+// defaults. With every dimension at its default it is the key gdlperf 1
+// wrote, so campaigns started before the dimensions existed resume.
+func runKey(game string, e *Engine, rep int, o Options, d Dims) string {
 	target := o.Seconds
 	if o.Rollouts > 0 {
 		target = o.Rollouts
 	}
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%d\x00%d", game, e.Name, e.Version, rep, o.Mode(), target, o.Seed)))
+	text := fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%d\x00%d", game, e.Name, e.Version, rep, o.Mode(), target, o.Seed)
+	for _, p := range d.KeyParts() {
+		text += "\x00" + p
+	}
+	h := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(h[:8])
 }
 

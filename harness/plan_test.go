@@ -105,3 +105,28 @@ func TestLimit(t *testing.T) {
 	assert.Equal(t, "4m0s", Limit(Options{Seconds: 30}).String())
 	assert.Equal(t, "1m2s", Limit(Options{Seconds: 2}).String())
 }
+
+// The run key of a run at every default dimension is the key gdlperf 1
+// wrote (pinned), so old campaigns resume; every dimension off its default
+// gives another key.
+func TestRunKeyDimensions(t *testing.T) {
+	e := &Engine{Name: "prover", Version: "1-abc"}
+	o := Options{Seconds: 30, Seed: 1}
+	base := runKey("BASE/ticTacToe/JRFsaQ", e, 2, o, Dims{})
+	assert.Equal(t, "e8f010bc2b427a7b", base, "the gdlperf 1 key of this run (sha256 of its parts, as gdlperf 1 hashed them)")
+	seen := map[string]string{base: "default"}
+	for name, d := range map[string]Dims{
+		"workload":       {Workload: "uct", Budget: "iterations=2000"},
+		"budget":         {Workload: "uct", Budget: "iterations=4000"},
+		"transform":      {Transform: "shuffle", TransformSeed: 1},
+		"transform seed": {Transform: "shuffle", TransformSeed: 2},
+		"measure":        {Measure: "instructions"},
+	} {
+		k := runKey("BASE/ticTacToe/JRFsaQ", e, 2, o, d)
+		if other, dup := seen[k]; dup {
+			t.Errorf("%s gives the key of %s", name, other)
+		}
+		seen[k] = name
+	}
+	assert.Equal(t, base, runKey("BASE/ticTacToe/JRFsaQ", e, 2, o, Dims{Workload: "rollouts", Transform: "none", Measure: "time"}), "defaults spelled out are defaults")
+}

@@ -12,36 +12,74 @@ import (
 // setters read back exactly what gocsv reads (TestDecodeMatchesGocsv) and
 // cover every csv tag of Row (TestSettersCoverRow).
 var setters = map[string]func(r *Row, s string) error{
-	"run_key":            str(func(r *Row) *string { return &r.RunKey }),
-	"game_key":           str(func(r *Row) *string { return &r.GameKey }),
-	"engine":             str(func(r *Row) *string { return &r.Engine }),
-	"engine_version":     str(func(r *Row) *string { return &r.EngineVersion }),
-	"repetition":         integer(func(r *Row) *int { return &r.Repetition }),
-	"status":             str(func(r *Row) *string { return &r.Status }),
-	"error_message":      str(func(r *Row) *string { return &r.ErrorMessage }),
-	"start_time":         str(func(r *Row) *string { return &r.StartTime }),
-	"mode":               str(func(r *Row) *string { return &r.Mode }),
-	"target_seconds":     integer(func(r *Row) *int { return &r.TargetSeconds }),
-	"target_rollouts":    integer(func(r *Row) *int { return &r.TargetRollouts }),
-	"milliseconds_taken": integer(func(r *Row) *int64 { return &r.MillisecondsTaken }),
-	"state_changes":      integer(func(r *Row) *int64 { return &r.StateChanges }),
-	"rollouts":           integer(func(r *Row) *int64 { return &r.Rollouts }),
-	"init_milliseconds":  integer(func(r *Row) *int64 { return &r.InitMilliseconds }),
-	"peak_rss_kib":       integer(func(r *Row) *int64 { return &r.PeakRSSKiB }),
-	"user_cpu_ms":        integer(func(r *Row) *int64 { return &r.UserCPUMs }),
-	"system_cpu_ms":      integer(func(r *Row) *int64 { return &r.SystemCPUMs }),
-	"wall_ms":            integer(func(r *Row) *int64 { return &r.WallMs }),
-	"gomaxprocs":         integer(func(r *Row) *int { return &r.GOMAXPROCS }),
-	"seed":               unsigned(func(r *Row) *uint64 { return &r.Seed }),
-	"shard":              str(func(r *Row) *string { return &r.Shard }),
-	"host":               str(func(r *Row) *string { return &r.Host }),
-	"machine":            str(func(r *Row) *string { return &r.Machine }),
-	"cpu_model":          str(func(r *Row) *string { return &r.CPUModel }),
-	"governor":           str(func(r *Row) *string { return &r.Governor }),
-	"load_average":       str(func(r *Row) *string { return &r.LoadAverage }),
-	"go_version":         str(func(r *Row) *string { return &r.GoVersion }),
-	"kernel":             str(func(r *Row) *string { return &r.Kernel }),
-	"stderr_tail":        str(func(r *Row) *string { return &r.StderrTail }),
+	"run_key":             str(func(r *Row) *string { return &r.RunKey }),
+	"game_key":            str(func(r *Row) *string { return &r.GameKey }),
+	"engine":              str(func(r *Row) *string { return &r.Engine }),
+	"engine_version":      str(func(r *Row) *string { return &r.EngineVersion }),
+	"repetition":          integer(func(r *Row) *int { return &r.Repetition }),
+	"status":              str(func(r *Row) *string { return &r.Status }),
+	"error_message":       str(func(r *Row) *string { return &r.ErrorMessage }),
+	"start_time":          str(func(r *Row) *string { return &r.StartTime }),
+	"mode":                str(func(r *Row) *string { return &r.Mode }),
+	"target_seconds":      integer(func(r *Row) *int { return &r.TargetSeconds }),
+	"target_rollouts":     integer(func(r *Row) *int { return &r.TargetRollouts }),
+	"milliseconds_taken":  integer(func(r *Row) *int64 { return &r.MillisecondsTaken }),
+	"state_changes":       integer(func(r *Row) *int64 { return &r.StateChanges }),
+	"rollouts":            integer(func(r *Row) *int64 { return &r.Rollouts }),
+	"init_milliseconds":   integer(func(r *Row) *int64 { return &r.InitMilliseconds }),
+	"peak_rss_kib":        integer(func(r *Row) *int64 { return &r.PeakRSSKiB }),
+	"user_cpu_ms":         integer(func(r *Row) *int64 { return &r.UserCPUMs }),
+	"system_cpu_ms":       integer(func(r *Row) *int64 { return &r.SystemCPUMs }),
+	"wall_ms":             integer(func(r *Row) *int64 { return &r.WallMs }),
+	"gomaxprocs":          integer(func(r *Row) *int { return &r.GOMAXPROCS }),
+	"seed":                unsigned(func(r *Row) *uint64 { return &r.Seed }),
+	"shard":               str(func(r *Row) *string { return &r.Shard }),
+	"host":                str(func(r *Row) *string { return &r.Host }),
+	"machine":             str(func(r *Row) *string { return &r.Machine }),
+	"cpu_model":           str(func(r *Row) *string { return &r.CPUModel }),
+	"governor":            str(func(r *Row) *string { return &r.Governor }),
+	"load_average":        str(func(r *Row) *string { return &r.LoadAverage }),
+	"go_version":          str(func(r *Row) *string { return &r.GoVersion }),
+	"kernel":              str(func(r *Row) *string { return &r.Kernel }),
+	"stderr_tail":         str(func(r *Row) *string { return &r.StderrTail }),
+	"workload":            str(func(r *Row) *string { return &r.Workload }),
+	"workload_budget":     str(func(r *Row) *string { return &r.WorkloadBudget }),
+	"transform":           str(func(r *Row) *string { return &r.Transform }),
+	"transform_seed":      unsigned(func(r *Row) *uint64 { return &r.TransformSeed }),
+	"measure":             str(func(r *Row) *string { return &r.Measure }),
+	"gdlperf_version":     str(func(r *Row) *string { return &r.GdlperfVersion }),
+	"cpu":                 str(func(r *Row) *string { return &r.CPU }),
+	"jobs":                integer(func(r *Row) *int { return &r.Jobs }),
+	"timed_cpu_ms":        integer(func(r *Row) *int64 { return &r.TimedCPUMs }),
+	"cpu_share":           str(func(r *Row) *string { return &r.CPUShare }),
+	"contended":           boolean(func(r *Row) *bool { return &r.Contended }),
+	"load_after":          str(func(r *Row) *string { return &r.LoadAfter }),
+	"cores":               integer(func(r *Row) *int { return &r.Cores }),
+	"memory_mib":          integer(func(r *Row) *int64 { return &r.MemoryMiB }),
+	"flags":               str(func(r *Row) *string { return &r.Flags }),
+	"design":              str(func(r *Row) *string { return &r.Design }),
+	"codegen_ms":          integer(func(r *Row) *int64 { return &r.CodegenMs }),
+	"build_ms":            integer(func(r *Row) *int64 { return &r.BuildMs }),
+	"engine_options":      str(func(r *Row) *string { return &r.EngineOptions }),
+	"instructions":        integer(func(r *Row) *int64 { return &r.Instructions }),
+	"instructions_per_op": str(func(r *Row) *string { return &r.InstructionsPerOp }),
+	"counter":             str(func(r *Row) *string { return &r.Counter }),
+}
+
+// boolean reads what gocsv writes for a bool ("true", "false"); an empty
+// cell is false.
+func boolean(field func(*Row) *bool) func(*Row, string) error {
+	return func(r *Row, s string) error {
+		switch strings.TrimSpace(s) {
+		case "", "false", "0":
+			*field(r) = false
+		case "true", "1":
+			*field(r) = true
+		default:
+			return fmt.Errorf("%q is not true or false", s)
+		}
+		return nil
+	}
 }
 
 func str(field func(*Row) *string) func(*Row, string) error {

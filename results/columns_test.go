@@ -74,6 +74,8 @@ func randomRow(rng *rand.Rand) Row {
 			f.SetInt(i64())
 		case reflect.Uint64:
 			f.SetUint(rng.Uint64())
+		case reflect.Bool:
+			f.SetBool(rng.IntN(2) == 0)
 		default:
 			panic(fmt.Sprintf("field %s: add a case for %s", v.Type().Field(i).Name, f.Kind()))
 		}

@@ -37,7 +37,7 @@ func TestLoad(t *testing.T) {
 			content: string(headerLine) + encoded(t, r1) + strings.Replace(encoded(t, r0), ",30000,", ",30 s,", 1),
 			wantErr: []string{"runs.csv:4:", "milliseconds_taken"}, // line 4: r1 spans lines 2 and 3
 		},
-		{name: "too few fields mid-file", content: string(headerLine) + "a,b\n" + encoded(t, r0), wantErr: []string{"runs.csv:2:", "2 fields, but the header has 30"}},
+		{name: "too few fields mid-file", content: string(headerLine) + "a,b\n" + encoded(t, r0), wantErr: []string{"runs.csv:2:", "2 fields, but the header has 52"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

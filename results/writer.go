@@ -53,6 +53,7 @@ type Writer struct {
 	lock     *os.File
 	size     int64 // bytes of complete rows on disk
 	repaired int
+	migrated int // rows rewritten with this version's header
 	warnings []string
 	err      error // sticky
 	buf      bytes.Buffer
@@ -130,7 +131,13 @@ func (w *Writer) prepare(f *os.File, dir string, o writerOptions) error {
 			return err
 		}
 		if !slices.Equal(p.records[0], header) {
-			return fmt.Errorf("cannot append to %s: its columns differ from this version's (%s); write to a new file ('gdlperf results merge' converts old files)", w.path, columnDiff(p.records[0], header))
+			if unknown := unknownColumns(p.records[0]); len(unknown) > 0 {
+				return fmt.Errorf("cannot append to %s: its columns differ from this version's (%s), so it was written by a newer gdlperf; write to a new file: --results NEW_FOLDER, or move %s aside ('gdlperf results merge %s --out NEW.csv' rewrites it with this version's columns)", w.path, columnDiff(p.records[0], header), w.path, w.path)
+			}
+			if err := w.migrate(f, p); err != nil {
+				return err
+			}
+			return nil
 		}
 	}
 	if p.torn > 0 {
@@ -156,6 +163,49 @@ func (w *Writer) prepare(f *os.File, dir string, o writerOptions) error {
 		w.size = int64(len(headerLine))
 		syncDir(dir)
 	}
+	return nil
+}
+
+// unknownColumns are the columns of hdr this version does not write.
+func unknownColumns(hdr []string) []string {
+	var out []string
+	for _, c := range hdr {
+		if !slices.Contains(header, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// migrate rewrites a file of an older header (every column known, some
+// missing) with this version's header: its rows keep every value, the new
+// cells read as their defaults. The new content is written beside the file
+// and renamed over it, so a crash leaves the old file or the new one; the
+// writer's lock is held throughout. A torn last line is dropped, as prepare
+// would cut it.
+func (w *Writer) migrate(f *os.File, p *parsed) error {
+	rows, err := p.decode(w.path)
+	if err != nil {
+		return err
+	}
+	old := strings.Join(p.records[0], ",")
+	if err := writeFileAtomic(w.path, rows); err != nil {
+		return fmt.Errorf("migrating %s to this version's columns: %w", w.path, err)
+	}
+	nf, err := os.OpenFile(w.path, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("migrating %s: %w", w.path, err)
+	}
+	st, err := nf.Stat()
+	if err != nil {
+		nf.Close()
+		return fmt.Errorf("migrating %s: %w", w.path, err)
+	}
+	f.Close()
+	w.f = nf
+	w.size = st.Size()
+	w.migrated = len(rows)
+	w.warnings = append(w.warnings, fmt.Sprintf("%s: rewrote %d row(s) with this version's columns (%s); the new cells are empty", w.path, len(rows), columnDiff(strings.Split(old, ","), header)))
 	return nil
 }
 

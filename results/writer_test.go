@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/csv"
 	"errors"
 	"os"
 	"path/filepath"
@@ -48,9 +49,10 @@ func TestWriterAppendsWithOneHeader(t *testing.T) {
 
 func TestHeaderIsRowTags(t *testing.T) {
 	h := Header()
-	require.Len(t, h, 30)
+	require.Len(t, h, 52)
 	assert.Equal(t, "run_key", h[0])
-	assert.Equal(t, "stderr_tail", h[len(h)-1])
+	assert.Equal(t, "stderr_tail", h[29], "the columns of gdlperf 1 come first, in their order")
+	assert.Equal(t, "counter", h[len(h)-1])
 	assert.Equal(t, strings.Join(h, ",")+"\n", string(headerLine))
 }
 
@@ -165,10 +167,10 @@ func TestOpenWriterRejects(t *testing.T) {
 	}{
 		{name: "gdl-perf rows", content: "BASE/ticTacToe/JRFsaQ;PROVER;1;true;;30000;1000;100\n", want: []string{"not a gdlperf results file", "gdlperf results import"}},
 		{name: "another csv", content: "a,b,c\n1,2,3\n", want: []string{"not a gdlperf results file", "run_key"}},
-		{name: "older columns", content: strings.Replace(string(headerLine), ",stderr_tail", "", 1), want: []string{"columns differ", "missing stderr_tail"}},
+		{name: "newer columns", content: strings.Replace(string(headerLine), ",stderr_tail", ",stderr_tail,from_the_future", 1), want: []string{"columns differ", "unknown from_the_future", "newer gdlperf", "--results NEW_FOLDER", "results merge"}},
 		{name: "damage in the middle", content: good + "x,\"y\"z,w\n" + encoded(t, sampleRow(1)), want: []string{":3:", "quote"}},
 		{name: "long unterminated tail", content: good + "r,\"" + strings.Repeat("x,\n", maxTornBytes/3+1), want: []string{"extraneous or missing"}},
-		{name: "torn line with too many fields", content: good + strings.Repeat("a,", 40), want: []string{"incomplete", "by hand"}},
+		{name: "torn line with too many fields", content: good + strings.Repeat("a,", 60), want: []string{"incomplete", "by hand"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -416,4 +418,49 @@ func TestHostileStringsRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, w.Repaired())
 	require.NoError(t, w.Close())
+}
+
+// A file written before the gdlperf 2 columns is rewritten with this
+// version's header when a campaign appends to it: no row is lost, every
+// old value is kept and the new cells read as their defaults.
+func TestOpenWriterMigratesAnOlderHeader(t *testing.T) {
+	old := Header()[:30] // the columns of gdlperf 1
+	require.Equal(t, "stderr_tail", old[29])
+	r0, r1 := sampleRow(0), sampleRow(1)
+	var buf strings.Builder
+	cw := csv.NewWriter(&buf)
+	require.NoError(t, cw.Write(old))
+	for _, r := range []Row{r0, r1} {
+		rec, err := csv.NewReader(strings.NewReader(encoded(t, r))).Read()
+		require.NoError(t, err)
+		for _, cell := range rec[30:] {
+			require.Contains(t, []string{"", "0", "false"}, cell, "the sample rows set no gdlperf 2 column")
+		}
+		require.NoError(t, cw.Write(rec[:30]))
+	}
+	cw.Flush()
+	path := filepath.Join(t.TempDir(), "runs.csv")
+	require.NoError(t, os.WriteFile(path, []byte(buf.String()+"torn,li"), 0o644))
+
+	w, err := OpenWriter(path)
+	require.NoError(t, err)
+	require.Len(t, w.Warnings(), 1)
+	assert.Contains(t, w.Warnings()[0], "rewrote 2 row(s)")
+	assert.Contains(t, w.Warnings()[0], "missing workload")
+	r2 := sampleRow(2)
+	r2.Workload, r2.Jobs, r2.Contended = "uct", 2, true
+	require.NoError(t, w.Append(&r2))
+	require.NoError(t, w.Close())
+
+	text := readString(t, path)
+	assert.True(t, strings.HasPrefix(text, string(headerLine)), "the new header")
+	got, err := Load(path)
+	require.NoError(t, err)
+	assert.Equal(t, []Row{r0, r1, r2}, got)
+	// Opening again changes nothing.
+	w, err = OpenWriter(path)
+	require.NoError(t, err)
+	assert.Empty(t, w.Warnings())
+	require.NoError(t, w.Close())
+	assert.Equal(t, text, readString(t, path))
 }
