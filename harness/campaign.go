@@ -50,6 +50,13 @@ type Campaign struct {
 	// is not ok (Summary.Unchecked). It needs Verdict.
 	RequireChecked bool
 }
+	// Measure is how runs are measured: the harness's version, the
+	// concurrency and the CPU share under which a run is contended.
+	Measure Measurement
+	// Guard, when set, is asked before every run and after every row
+	// written; an error from it stops the campaign with that error (gdlperf
+	// run: its results file is still where it writes).
+	Guard func() error
 
 // Summary is what a campaign did.
 type Summary struct {
@@ -266,6 +273,7 @@ func (c *Campaign) compat(ctx context.Context, todo []Run, sum *Summary) ([]Run,
 			seen[r.Engine.Name] = true
 			order = append(order, r.Engine)
 		}
+	c.Measure.measure(row, r, out, f, c.Child.CPU, LoadAverage())
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].Name < order[j].Name })
 	for _, e := range order {

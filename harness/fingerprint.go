@@ -18,11 +18,18 @@ type Fingerprint struct {
 	GoVersion string
 	Kernel    string
 	CPUs      int
+	MemoryMiB int64
 }
 
-// ID is a short hash of everything but the host's load.
+// ID is a short hash of what makes a machine that kind of machine: CPU
+// model, logical CPUs, memory (in GiB), the frequency governor and the
+// kernel's major version. The host name is not part of it, so the
+// ephemeral runners of one CI runner type share an ID (the host stays a
+// column of every row), and neither are the Go version or the kernel's
+// minor releases.
 func (f Fingerprint) ID() string {
-	h := sha256.Sum256([]byte(strings.Join([]string{f.Host, f.CPUModel, f.Governor, f.GoVersion, f.Kernel, strconv.Itoa(f.CPUs)}, "\x00")))
+	major, _, _ := strings.Cut(f.Kernel, ".")
+	h := sha256.Sum256([]byte(strings.Join([]string{f.CPUModel, strconv.Itoa(f.CPUs), strconv.FormatInt((f.MemoryMiB+512)>>10, 10), f.Governor, major}, "\x00")))
 	return hex.EncodeToString(h[:6])
 }
 
@@ -41,6 +48,17 @@ func ReadFingerprint() Fingerprint {
 	}
 	if b, err := os.ReadFile("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"); err == nil {
 		f.Governor = strings.TrimSpace(string(b))
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				if fs := strings.Fields(rest); len(fs) > 0 {
+					kib, _ := strconv.ParseInt(fs[0], 10, 64)
+					f.MemoryMiB = kib >> 10
+				}
+				break
+			}
+		}
 	}
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
 		f.Kernel = strings.TrimSpace(string(b))
