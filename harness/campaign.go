@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -49,7 +50,6 @@ type Campaign struct {
 	// RequireChecked skips, with a printed reason, the runs whose verdict
 	// is not ok (Summary.Unchecked). It needs Verdict.
 	RequireChecked bool
-}
 	// Measure is how runs are measured: the harness's version, the
 	// concurrency and the CPU share under which a run is contended.
 	Measure Measurement
@@ -57,6 +57,7 @@ type Campaign struct {
 	// written; an error from it stops the campaign with that error (gdlperf
 	// run: its results file is still where it writes).
 	Guard func() error
+}
 
 // Summary is what a campaign did.
 type Summary struct {
@@ -132,39 +133,34 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 		sum.Interrupted = errors.Is(err, ErrInterrupted)
 		return sum, err
 	}
-	gameFiles := map[*Game]string{}
 	perRun := time.Duration(c.Options.Seconds)*time.Second + time.Second
 	if c.Options.Rollouts > 0 {
 		perRun = 10 * time.Second
 	}
 	p := newProgress(c.Progress, c.Terminal, len(todo), perRun, now)
 	defer p.close()
+	versionNoted := map[string]bool{}
 	for _, r := range todo {
 		if ctx.Err() != nil {
 			sum.Interrupted = true
 			break
 		}
-		gf, ok := gameFiles[r.Game]
-		if !ok {
-			h := sha256.Sum256(r.Game.Rules)
-			gf = filepath.Join(dir, "game-"+hex.EncodeToString(h[:8])+".kif")
-			if err := os.WriteFile(gf, r.Game.Rules, 0o644); err != nil {
-				return sum, fmt.Errorf("writing the game file: %w", err)
-			}
-			gameFiles[r.Game] = gf
+		if err := c.guard(); err != nil {
+			return sum, err
 		}
 		p.starting(r)
-		resultPath := filepath.Join(dir, "result-"+r.Key+".txt")
-		args := c.args(r, gf, resultPath)
-		start := now().UTC()
-		load := LoadAverage()
-		out := RunChild(ctx, r.Engine, args, resultPath, c.Child)
-		os.Remove(resultPath)
+		row, out, err := c.runOne(ctx, r, dir, now)
+		if err != nil {
+			return sum, err
+		}
 		if out.Interrupted {
 			sum.Interrupted = true
 			break
 		}
-		row := c.row(r, out, start, load)
+		if v := out.Version; v != "" && r.Engine.Version != "" && v != r.Engine.Version && !versionNoted[r.Engine.Name] {
+			versionNoted[r.Engine.Name] = true
+			p.note(fmt.Sprintf("note: engine %s reported version %q, not the %q its run keys use: its rows record %q, so that a failed run and its retry are one version; give the manifest version = %q to record that one", r.Engine.Name, v, r.Engine.Version, r.Engine.Version, v))
+		}
 		if c.Verdict != nil {
 			if v, detail := c.Verdict(r.Game.Key, r.Engine.Name, row.EngineVersion); v == results.StatusWrong {
 				markWrong(row, detail)
@@ -179,11 +175,57 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 			sum.Failed++
 		}
 		p.finished(r, row)
+		if err := c.guard(); err != nil {
+			return sum, err
+		}
 	}
 	if sum.Interrupted {
 		return sum, ErrInterrupted
 	}
 	return sum, nil
+}
+
+func (c *Campaign) guard() error {
+	if c.Guard == nil {
+		return nil
+	}
+	return c.Guard()
+}
+
+// runOne runs r once, in a private folder made under dir for this run
+// alone and removed after it, and returns its row (not yet written). When
+// the campaign was stopped during the run, the outcome says Interrupted
+// and there is no row. An error is the harness's own (the folder could not
+// be made): it stops the campaign.
+//
+// The folder has a name no engine can predict (os.MkdirTemp), so none can
+// have planted a symlink where the harness writes; the game file in it is
+// read-only in a read-only folder, so an engine that writes to its game
+// file cannot spoil the runs after it; and one that makes it writable and
+// changes it anyway has its run recorded as an error.
+func (c *Campaign) runOne(ctx context.Context, r Run, dir string, now func() time.Time) (*results.Row, Outcome, error) {
+	h := sha256.Sum256(r.Game.Rules)
+	rd, err := newRunDir(dir, "run-", "game-"+hex.EncodeToString(h[:8])+".kif", r.Game.Rules)
+	if err != nil {
+		return nil, Outcome{}, fmt.Errorf("preparing the folder of run %s (%s on %s): %w", r.Key, r.Engine.Name, r.Game.Key, err)
+	}
+	defer rd.remove()
+	args := c.args(r, rd.game, rd.result)
+	start := now().UTC()
+	load := LoadAverage()
+	out := RunChild(ctx, r.Engine, args, rd.result, c.Child)
+	if out.Interrupted {
+		return nil, out, nil
+	}
+	rd.checkGame(&out)
+	// The row records the version of the run key, so that a run that
+	// failed before its engine said its version and the run that retries it
+	// are rows of one engine version.
+	recorded := out
+	if r.Engine.Version != "" {
+		recorded.Version = r.Engine.Version
+	}
+	return c.row(r, recorded, start, load), out, nil
 }
 
 func (c *Campaign) args(r Run, game, result string) []string {
@@ -231,6 +273,7 @@ func (c *Campaign) row(r Run, out Outcome, start time.Time, load string) *result
 	if out.Version != "" {
 		row.EngineVersion = out.Version
 	}
+	c.Measure.measure(row, r, out, f, c.Child.CPU, LoadAverage())
 	if c.Options.Rollouts > 0 && r.Engine.FixedWork {
 		row.Mode = "rollouts"
 		row.TargetSeconds = 0
@@ -273,7 +316,6 @@ func (c *Campaign) compat(ctx context.Context, todo []Run, sum *Summary) ([]Run,
 			seen[r.Engine.Name] = true
 			order = append(order, r.Engine)
 		}
-	c.Measure.measure(row, r, out, f, c.Child.CPU, LoadAverage())
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].Name < order[j].Name })
 	for _, e := range order {
@@ -310,4 +352,82 @@ func (c *Campaign) compat(ctx context.Context, todo []Run, sum *Summary) ([]Run,
 		kept = append(kept, r)
 	}
 	return kept, nil
+}
+
+// runDir is the private folder of one engine process run: the game file,
+// read-only in a read-only folder, and a writable folder of its own for the
+// result file (engines write their result beside it and rename it into
+// place).
+type runDir struct {
+	dir, out     string
+	game, result string
+	sum          [sha256.Size]byte
+}
+
+// newRunDir makes a folder with a fresh name (os.MkdirTemp: nothing can be
+// waiting at it) under parent ("" for the system's temporary folder) and
+// writes the game file name with rules in it, created exclusively.
+func newRunDir(parent, prefix, name string, rules []byte) (*runDir, error) {
+	d, err := os.MkdirTemp(parent, prefix)
+	if err != nil {
+		return nil, err
+	}
+	rd := &runDir{dir: d, out: filepath.Join(d, "out"), game: filepath.Join(d, name), sum: sha256.Sum256(rules)}
+	rd.result = filepath.Join(rd.out, "result.txt")
+	fail := func(err error) (*runDir, error) {
+		rd.remove()
+		return nil, err
+	}
+	f, err := os.OpenFile(rd.game, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o400)
+	if err != nil {
+		return fail(fmt.Errorf("writing the game file: %w", err))
+	}
+	if _, err := f.Write(rules); err != nil {
+		f.Close()
+		return fail(fmt.Errorf("writing the game file %s: %w", rd.game, err))
+	}
+	if err := f.Close(); err != nil {
+		return fail(fmt.Errorf("writing the game file %s: %w", rd.game, err))
+	}
+	if err := os.Mkdir(rd.out, 0o700); err != nil {
+		return fail(err)
+	}
+	if err := os.Chmod(d, 0o500); err != nil {
+		return fail(err)
+	}
+	return rd, nil
+}
+
+// checkGame turns the outcome into an error when the game file is no longer
+// the game's rules: the engine made it writable and changed it (or removed
+// it), so its figures are not of this game.
+func (rd *runDir) checkGame(out *Outcome) {
+	b, err := os.ReadFile(rd.game)
+	if err == nil && sha256.Sum256(b) == rd.sum {
+		return
+	}
+	msg := "the engine changed its game file"
+	if err != nil {
+		msg = "the engine removed or hid its game file (" + err.Error() + ")"
+	}
+	if out.Status != results.StatusOK {
+		msg += "; and the run itself: " + out.Status + ": " + out.Error
+	}
+	out.Status, out.Error = results.StatusError, msg
+}
+
+// remove deletes the folder, making every folder in it writable first (an
+// engine may have left read-only ones).
+func (rd *runDir) remove() {
+	os.Chmod(rd.dir, 0o700)
+	if os.RemoveAll(rd.dir) == nil {
+		return
+	}
+	filepath.WalkDir(rd.dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(path, 0o700)
+		}
+		return nil
+	})
+	os.RemoveAll(rd.dir)
 }

@@ -3,6 +3,10 @@ package harness
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -241,4 +245,190 @@ func TestCampaignInterruptedWritesNothingPartial(t *testing.T) {
 	assert.True(t, sum.Interrupted)
 	assert.Empty(t, w.rows)
 	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+// concat plans each engine's runs alone and puts them one after another, so
+// that the first engine's runs come before the second's.
+func concat(games []*Game, o Options, engs ...*Engine) []Run {
+	var runs []Run
+	for _, e := range engs {
+		runs = append(runs, Plan(games, []*Engine{e}, o)...)
+	}
+	return runs
+}
+
+// An engine that writes to its game file cannot spoil the runs after it: each
+// run has its own read-only copy, in a read-only folder of its own; one that
+// makes the copy writable and changes it has its own run recorded as an
+// error.
+func TestCampaignEngineChangesItsGameFile(t *testing.T) {
+	games := testGames(1)
+	expected := filepath.Join(t.TempDir(), "expected.kif")
+	require.NoError(t, os.WriteFile(expected, games[0].Rules, 0o644))
+	// The prover-like engine that runs next checks that it got the rules,
+	// read-only in a read-only folder that holds nothing else of a run.
+	checker := scriptEngine(t, "checker", `cmp -s "$GAME_FILE" `+expected+` || exit 5
+[ "$(stat -c %a "$GAME_FILE")" = 400 ] || exit 6
+[ "$(stat -c %a "$(dirname "$GAME_FILE")")" = 500 ] || exit 7
+`+fastBody)
+	tests := []struct {
+		name       string
+		vandal     string
+		wantStatus string
+		wantError  string
+		asRoot     string // the error instead, when the test runs as root
+	}{
+		// The modes stop these, but not for root: then the change is found.
+		{name: "appends", vandal: `echo '(role intruder)' >> "$GAME_FILE"`, wantStatus: results.StatusOK, asRoot: "the engine changed its game file"},
+		{name: "replaces", vandal: `rm -f "$GAME_FILE"; echo '(role intruder)' > "$GAME_FILE"`, wantStatus: results.StatusOK, asRoot: "the engine changed its game file"},
+		{name: "makes it writable and appends", vandal: `chmod u+w "$(dirname "$GAME_FILE")" "$GAME_FILE"; echo '(role intruder)' >> "$GAME_FILE"`,
+			wantStatus: results.StatusError, wantError: "the engine changed its game file"},
+		{name: "removes it", vandal: `chmod u+w "$(dirname "$GAME_FILE")"; rm -f "$GAME_FILE"`,
+			wantStatus: results.StatusError, wantError: "the engine removed or hid its game file"},
+		{name: "changes it and crashes", vandal: `chmod u+w "$(dirname "$GAME_FILE")" "$GAME_FILE"; echo x >> "$GAME_FILE"; exit 3`,
+			wantStatus: results.StatusError, wantError: "the engine changed its game file; and the run itself: crash"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.asRoot != "" && os.Geteuid() == 0 {
+				tt.wantStatus, tt.wantError = results.StatusError, tt.asRoot
+			}
+			vandal := scriptEngine(t, "vandal", tt.vandal+" 2>/dev/null\n"+fastBody)
+			o := Options{Seconds: 1, Seed: 1}
+			c, w, _ := campaign(t, games, nil, o)
+			c.Runs = concat(games, o, vandal, checker)
+			c.SkipCompat = true
+			c.WorkDir = t.TempDir()
+			_, err := c.Execute(context.Background())
+			require.NoError(t, err)
+			require.Len(t, w.rows, 2)
+			assert.Equal(t, "vandal", w.rows[0].Engine)
+			assert.Equal(t, tt.wantStatus, w.rows[0].Status, w.rows[0].ErrorMessage)
+			if tt.wantError != "" {
+				assert.Contains(t, w.rows[0].ErrorMessage, tt.wantError)
+			}
+			assert.Equal(t, "checker", w.rows[1].Engine)
+			assert.Equal(t, results.StatusOK, w.rows[1].Status, "the next run got the rules: %s", w.rows[1].ErrorMessage)
+			left, err := os.ReadDir(c.WorkDir)
+			require.NoError(t, err)
+			assert.Empty(t, left, "every run's folder is removed")
+		})
+	}
+}
+
+// An engine that plants symlinks at the names of the files the harness
+// writes for later runs cannot make it write outside its folder: those names
+// are not predictable.
+func TestCampaignPlantedSymlinks(t *testing.T) {
+	games := testGames(2)
+	victim := filepath.Join(t.TempDir(), "precious.txt")
+	require.NoError(t, os.WriteFile(victim, []byte("precious"), 0o644))
+	work := t.TempDir()
+	o := Options{Seconds: 1, Seed: 1}
+	fast := scriptEngine(t, "fast", fastBody)
+	// Every name a harness could derive from what an engine knows: the
+	// game's hash, the run keys, in the campaign's folder and beside its own
+	// files.
+	var plant strings.Builder
+	for _, dir := range []string{work, `"$(dirname "$GAME_FILE")"`, `"$(dirname "$RESULT_FILE")"`} {
+		for _, g := range games {
+			h := sha256.Sum256(g.Rules)
+			fmt.Fprintf(&plant, "ln -s %s %s/game-%s.kif\n", victim, dir, hex.EncodeToString(h[:8]))
+		}
+		for _, r := range Plan(games, []*Engine{fast}, o) {
+			fmt.Fprintf(&plant, "ln -s %s %s/result-%s.txt\n", victim, dir, r.Key)
+			fmt.Fprintf(&plant, "ln -s %s %s/result.txt\n", victim, dir)
+		}
+	}
+	planter := scriptEngine(t, "planter", plant.String()+" 2>/dev/null\n"+fastBody)
+	c, w, _ := campaign(t, games, nil, o)
+	c.Runs = append(Plan(games[:1], []*Engine{planter}, o), Plan(games, []*Engine{fast}, o)...)
+	c.SkipCompat = true
+	c.WorkDir = work
+	_, err := c.Execute(context.Background())
+	require.NoError(t, err)
+	require.Len(t, w.rows, 3)
+	for _, r := range w.rows {
+		assert.Equal(t, results.StatusOK, r.Status, "%s: %s", r.Engine, r.ErrorMessage)
+	}
+	b, err := os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "precious", string(b), "the harness wrote through a planted symlink")
+}
+
+// The compatibility check runs under the campaign's limit when it is
+// shorter than the check's own: a hanging engine is refused at once.
+func TestCheckCompatHonoursTheLimit(t *testing.T) {
+	hang := scriptEngine(t, "hang", "sleep 100")
+	start := time.Now()
+	res := CheckCompat(context.Background(), hang, ChildOptions{Limit: 500 * time.Millisecond, CPU: -1})
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.False(t, res.OK)
+	assert.Contains(t, res.Reason, "killed after the time limit of 500ms")
+	assert.Contains(t, res.Reason, "one above 3 s lets it finish")
+
+	c, w, progress := campaign(t, testGames(1), []*Engine{hang}, Options{Seconds: 1, Seed: 1})
+	c.Child.Limit = 500 * time.Millisecond
+	start = time.Now()
+	sum, err := c.Execute(context.Background())
+	require.NoError(t, err)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Equal(t, 1, sum.Refused)
+	assert.Empty(t, w.rows)
+	assert.Contains(t, progress.String(), "refusing engine hang:")
+}
+
+// A Guard error stops the campaign, before a run or after a row.
+func TestCampaignGuard(t *testing.T) {
+	e := scriptEngine(t, "fast", fastBody)
+	tests := []struct {
+		name     string
+		failFrom int // the call of Guard that fails first (0: the first)
+		wantRows int
+	}{
+		{name: "before the first run", failFrom: 0, wantRows: 0},
+		{name: "after the first row", failFrom: 1, wantRows: 1},
+		{name: "before the second run", failFrom: 2, wantRows: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, w, _ := campaign(t, testGames(3), []*Engine{e}, Options{Seconds: 1, Seed: 1})
+			c.SkipCompat = true
+			calls := 0
+			c.Guard = func() error {
+				calls++
+				if calls > tt.failFrom {
+					return errors.New("the results file is gone")
+				}
+				return nil
+			}
+			sum, err := c.Execute(context.Background())
+			assert.EqualError(t, err, "the results file is gone")
+			assert.Len(t, w.rows, tt.wantRows)
+			assert.Equal(t, tt.wantRows, sum.Ran)
+		})
+	}
+}
+
+// A run that failed before its engine said its version and a run that
+// succeeded are rows of the version of their run keys, so that a retry of a
+// failed run does not show as another version of the engine.
+func TestCampaignRecordsTheRunKeysVersion(t *testing.T) {
+	games := testGames(2)
+	// It crashes on the first game, and reports another version than its
+	// manifest's on the second.
+	e := scriptEngine(t, "snapshot", `grep -q '; a' "$GAME_FILE" && exit 3
+printf 'version = 1.0-SNAPSHOT\nmillisecondsTaken = 10\nnumStateChanges = 500\nnumRollouts = 50\n' > "$RESULT_FILE"`)
+	c, w, progress := campaign(t, games, []*Engine{e}, Options{Seconds: 1, Repetitions: 2, Seed: 1})
+	c.SkipCompat = true
+	_, err := c.Execute(context.Background())
+	require.NoError(t, err)
+	require.Len(t, w.rows, 4)
+	status := map[string]int{}
+	for _, r := range w.rows {
+		assert.Equal(t, "1.0", r.EngineVersion, "%s on %s", r.Status, r.GameKey)
+		status[r.Status]++
+	}
+	assert.Equal(t, map[string]int{results.StatusOK: 2, results.StatusCrash: 2}, status)
+	assert.Equal(t, 1, strings.Count(progress.String(), `note: engine snapshot reported version "1.0-SNAPSHOT", not the "1.0" its run keys use`), progress.String())
 }

@@ -3,8 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -28,7 +26,8 @@ type CompatResult struct {
 
 // CheckCompat runs e for CompatSeconds on the built-in tic-tac-toe, as a
 // benchmark run would (same protocol, same child options but the time
-// limit), in a fresh temporary folder. The engine is compatible when the
+// limit, which is its own or o.Limit when that is shorter), in a fresh
+// private folder (as a campaign's run). The engine is compatible when the
 // run's status is ok and it counted at least one state change.
 func CheckCompat(ctx context.Context, e *Engine, o ChildOptions) CompatResult {
 	res := CompatResult{Engine: e}
@@ -37,30 +36,37 @@ func CheckCompat(ctx context.Context, e *Engine, o ChildOptions) CompatResult {
 		res.Reason = "the built-in game " + CompatGame + " is missing"
 		return res
 	}
-	dir, err := os.MkdirTemp("", "gdlperf-compat-")
+	rd, err := newRunDir("", "gdlperf-compat-", CompatGame+".kif", g.Rules)
 	if err != nil {
 		res.Reason = err.Error()
 		return res
 	}
-	defer os.RemoveAll(dir)
-	game := filepath.Join(dir, CompatGame+".kif")
-	if err := os.WriteFile(game, g.Rules, 0o644); err != nil {
-		res.Reason = err.Error()
-		return res
+	defer rd.remove()
+	game, result := rd.game, rd.result
+	// The campaign's own limit, when shorter, bounds the check too: a
+	// hanging engine is refused as soon as one of its runs would be killed.
+	limit := Limit(Options{Seconds: CompatSeconds})
+	if o.Limit > 0 && o.Limit < limit {
+		limit = o.Limit
 	}
-	result := filepath.Join(dir, "result.txt")
-	o.Limit = Limit(Options{Seconds: CompatSeconds})
+	o.Limit = limit
 	args := []string{game, result, strconv.Itoa(CompatSeconds)}
 	if e.Builtin {
 		args = append([]string{"--seed", "1"}, args...)
 	}
 	out := RunChild(ctx, e, args, result, o)
+	if !out.Interrupted {
+		rd.checkGame(&out)
+	}
 	res.Outcome = out
 	switch {
 	case out.Interrupted:
 		res.Reason = "interrupted"
 	case out.Status != results.StatusOK:
 		res.Reason = fmt.Sprintf("%s: %s", out.Status, out.Error)
+		if out.Status == results.StatusTimeout && limit < CompatSeconds*time.Second+time.Second {
+			res.Reason += fmt.Sprintf(" (the time limit of the runs is shorter than the check; one above %d s lets it finish)", CompatSeconds)
+		}
 		if out.StderrTail != "" {
 			res.Reason += " (stderr: " + out.StderrTail + ")"
 		}
