@@ -85,7 +85,9 @@ func NewRootCmd(streams *IO) *cobra.Command {
 		Short:         "Benchmark GDL rule engines on the games of General Game Playing",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       BuildVersion(),
 	}
+	root.SetVersionTemplate(versionText())
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
 	root.SetIn(streams.In)
@@ -101,6 +103,15 @@ func NewRootCmd(streams *IO) *cobra.Command {
 		NewCmdReport(streams, nil),
 		NewCmdCompare(streams, nil),
 		NewCmdCheck(streams, nil),
+		&cobra.Command{
+			Use:   "version",
+			Short: "Print gdlperf's version, the revision it was built from and the Go version",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				_, err := fmt.Fprint(streams.Out, versionText())
+				return err
+			},
+		},
 	)
 	return root
 }

@@ -321,6 +321,7 @@ func runRun(opts *RunOptions) error {
 		Terminal:       isTTY(opts.IO.Err),
 		SkipCompat:     opts.SkipCompat,
 		RequireChecked: opts.RequireChecked,
+		Measure:        harness.Measurement{GdlperfVersion: BuildVersion()},
 	}
 	rows = nil
 	if runVerdicts != nil {
