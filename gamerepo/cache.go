@@ -299,42 +299,68 @@ func sha256Hex(b []byte) string {
 // put stores a version: METADATA and the rulesheet first, then the sha256
 // file that makes it complete. Other files of the folder (left by a crash
 // or an older bad copy) are removed before the sha256 file is written.
-func (c *Cache) put(repo, key string, v int, meta []byte, name string, rules []byte) error {
+// When link names a cached file with the same content as rules, the
+// rulesheet is a hard link to it (linked is true), so that versions with
+// the same rulesheet share one copy; where links fail, it is a copy.
+func (c *Cache) put(repo, key string, v int, meta []byte, name string, rules []byte, link string) (linked bool, err error) {
 	if err := CheckKey(key); err != nil {
-		return err
+		return false, err
 	}
 	if err := checkFileName(name); err != nil {
-		return err
+		return false, err
 	}
 	dir := c.versionDir(repo, key, v)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cache: %w", err)
+		return false, fmt.Errorf("cache: %w", err)
 	}
 	if err := os.Remove(filepath.Join(dir, markerFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("cache: %w", err)
+		return false, fmt.Errorf("cache: %w", err)
 	}
 	if err := c.writeAtomic(dir, metadataFile, meta); err != nil {
-		return err
+		return false, err
 	}
-	if err := c.writeAtomic(dir, name, rules); err != nil {
-		return err
+	if link != "" {
+		linked = linkAtomic(link, dir, name, rules)
+	}
+	if !linked {
+		if err := c.writeAtomic(dir, name, rules); err != nil {
+			return false, err
+		}
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("cache: %w", err)
+		return false, fmt.Errorf("cache: %w", err)
 	}
 	for _, e := range ents {
 		if n := e.Name(); n != metadataFile && n != name {
 			if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
-				return fmt.Errorf("cache: %w", err)
+				return false, fmt.Errorf("cache: %w", err)
 			}
 		}
 	}
 	marker := fmt.Sprintf("%s  %s\n%s  %s\n", sha256Hex(meta), metadataFile, sha256Hex(rules), name)
 	if err := c.writeAtomic(dir, markerFile, []byte(marker)); err != nil {
-		return err
+		return false, err
 	}
-	return nil
+	return linked, nil
+}
+
+// linkAtomic makes dir/name a hard link to src if src holds want, through
+// a temporary name and a rename. It reports whether it did.
+func linkAtomic(src, dir, name string, want []byte) bool {
+	if b, err := readLimited(src, int64(len(want))+1); err != nil || !bytes.Equal(b, want) {
+		return false
+	}
+	tmp := filepath.Join(dir, ".tmp-link-"+name)
+	os.Remove(tmp)
+	if err := os.Link(src, tmp); err != nil {
+		return false
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		os.Remove(tmp)
+		return false
+	}
+	return true
 }
 
 // writeAtomic writes dir/name through a temporary file in dir, synced and
