@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // ExportBench writes the ok rows that have a rate (state changes and time
@@ -27,7 +29,8 @@ import (
 // grouped by machine, so benchstat puts each machine in its own table.
 //
 // Name values are escaped: '/' becomes ':' (game keys keep their three
-// parts), white space and control characters become '_', and a final "-digits"
+// parts), white space, control characters, bidi controls and invalid UTF-8
+// (protocol.Unsafe) become '_', and a final "-digits"
 // that benchfmt would read as GOMAXPROCS gets its '-' turned into '_'.
 // Compare versions of an engine with "benchstat -col /version", engines with
 // "benchstat -col /engine".
@@ -102,10 +105,11 @@ func benchConfig(r *Row) []string {
 
 func known(s string) bool { return s != "" && s != "unknown" }
 
-// configValue makes s one line without surrounding space.
+// configValue makes s one line without surrounding space, control
+// characters and bidi controls (protocol.Unsafe) turned into spaces.
 func configValue(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+		if protocol.Unsafe(r) {
 			return ' '
 		}
 		return r
@@ -122,7 +126,7 @@ func benchValue(s string) string {
 		switch {
 		case r == '/':
 			return ':'
-		case unicode.IsSpace(r) || unicode.IsControl(r):
+		case unicode.IsSpace(r) || protocol.Unsafe(r):
 			return '_'
 		}
 		return r

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/gocarina/gocsv"
+
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // ExportFormats are the formats of Export.
@@ -16,7 +18,9 @@ var ExportFormats = []string{"benchfmt", "csv", "json", "markdown"}
 // Export writes rows in a format: benchfmt (Go benchmark format, also
 // "bench"), csv (every column, header first), json (an array of objects
 // keyed by the CSV column names) or markdown (a table of the runs). Rows are
-// written sorted as SortRows sorts them.
+// written sorted as SortRows sorts them. Names, versions and messages come
+// from engines and servers: csv and json quote them, benchfmt and markdown
+// escape them (ExportBench, protocol.SafeMarkdown).
 func Export(w io.Writer, format string, rows []Row) error {
 	rows = append([]Row(nil), rows...)
 	SortRows(rows)
@@ -53,15 +57,13 @@ func Export(w io.Writer, format string, rows []Row) error {
 			if r.Status == StatusOK {
 				rate = fmt.Sprintf("%.0f", r.StatesPerSecond())
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %d | %d | %d | %s |\n", md(r.GameKey), md(r.Engine), md(r.EngineVersion), r.Repetition, r.Status, rate, r.Rollouts, r.InitMilliseconds, r.PeakRSSKiB, md(r.ErrorMessage))
+			fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %d | %d | %d | %s |\n", md(r.GameKey), md(r.Engine), md(r.EngineVersion), r.Repetition, md(r.Status), rate, r.Rollouts, r.InitMilliseconds, r.PeakRSSKiB, md(r.ErrorMessage))
 		}
 		return nil
 	}
 	return fmt.Errorf("unknown format %q; the formats are %s", format, strings.Join(ExportFormats, ", "))
 }
 
-// md escapes a cell of a markdown table.
-func md(s string) string {
-	r := strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;", "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`)
-	return r.Replace(s)
-}
+// md escapes a cell of a markdown table: no markup, HTML, line break or
+// terminal control of the text comes through.
+func md(s string) string { return protocol.SafeMarkdown(s) }
