@@ -156,3 +156,26 @@ func Verdicts(rows []CheckRow) map[VerdictKey]Summary {
 	}
 	return out
 }
+
+// RunVerdicts gives gdlperf run the verdicts of gdlperf check stored under
+// dir: "wrong" for an engine version that mismatched on a game, "ok" for
+// one that agreed, and "unchecked" (with the reason) otherwise.
+func RunVerdicts(dir string) (func(gameKey, engine, version string) (status, detail string), error) {
+	rows, err := LoadCheckRows(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading correctness verdicts: %w", err)
+	}
+	v := Verdicts(rows)
+	return func(gameKey, engine, version string) (string, string) {
+		s, ok := v[VerdictKey{Game: gameKey, Engine: engine, Version: version}]
+		switch {
+		case !ok:
+			return "unchecked", "never checked: run gdlperf check first"
+		case s.Verdict == VerdictMismatch:
+			return StatusWrong, "disagrees with the reference: " + s.Detail
+		case s.Verdict == VerdictOK:
+			return StatusOK, ""
+		}
+		return "unchecked", "check " + s.Verdict + ": " + s.Detail
+	}, nil
+}

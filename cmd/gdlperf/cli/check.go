@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
-	"sync"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -145,106 +144,27 @@ func runCheck(opts *CheckOptions) error {
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
-	done := map[string]bool{}
-	for _, r := range prior {
-		if r.Verdict != results.VerdictError {
-			done[r.CheckKey] = true
-		}
-	}
 	fp := harness.ReadFingerprint()
-	out := filepath.Join(opts.ResultsDir, results.CheckDir, sanitize(fp.Host)+".csv")
-	c := &harness.Checker{
-		Exe: exe, Reference: ref, Budget: opts.Budget, Seed: opts.Seed, Rollouts: opts.Rollouts,
-		MaxStates: opts.MaxStates, WorkDir: work, Host: fp.Host,
+	cc := &harness.CheckCampaign{
+		Checker: &harness.Checker{
+			Exe: exe, Reference: ref, Budget: opts.Budget, Seed: opts.Seed, Rollouts: opts.Rollouts,
+			MaxStates: opts.MaxStates, WorkDir: work, Host: fp.Host,
+		},
+		Games: games, Engines: engs, Methods: opts.Methods, Seed: opts.Seed, Rollouts: opts.Rollouts,
+		Jobs: opts.Jobs, Again: opts.Again, Prior: prior,
+		Out:      filepath.Join(opts.ResultsDir, results.CheckDir, sanitize(fp.Host)+".csv"),
+		Progress: opts.IO.Err,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	// The pairs to check now; the rest were checked before (resumed).
-	type task struct {
-		g       *harness.Game
-		e       *harness.Engine
-		methods []string
-	}
-	var tasks []task
-	for _, g := range games {
-		for _, e := range engs {
-			var methods []string
-			for _, m := range opts.Methods {
-				if opts.Again || !done[harness.CheckKey(g.Key, e, m, opts.Seed, opts.Rollouts)] {
-					methods = append(methods, m)
-				}
-			}
-			if len(methods) > 0 {
-				tasks = append(tasks, task{g, e, methods})
-			}
-		}
-	}
-	if skipped := len(games)*len(engs) - len(tasks); skipped > 0 {
-		fmt.Fprintf(opts.IO.Err, "%d of %d engine and game pairs were checked before (in %s; --again checks them again)\n", skipped, len(games)*len(engs), opts.ResultsDir)
-	}
-
-	// The latest row of each check: the stored ones, then this run's.
-	latest := map[string]results.CheckRow{}
-	for _, r := range prior {
-		latest[r.CheckKey] = r
-	}
-	var (
-		mu       sync.Mutex
-		finished int
-		writeErr error
-		began    = time.Now()
-	)
-	record := func(t task, rows []results.CheckRow) {
-		mu.Lock()
-		defer mu.Unlock()
-		if ctx.Err() != nil {
-			return // interrupted: the rows say so and are not kept
-		}
-		if err := results.AppendCheckRows(out, rows); err != nil {
-			writeErr = fmt.Errorf("writing verdicts: %w", err)
-			cancel()
-			return
-		}
-		finished++
-		el := time.Since(began)
-		eta := time.Duration(float64(el) / float64(finished) * float64(len(tasks)-finished))
-		for _, r := range rows {
-			latest[r.CheckKey] = r
-			fmt.Fprintf(opts.IO.Err, "[%d/%d, %.2f/s, ETA %s] %s on %s, %s: %s %s\n", finished, len(tasks), float64(finished)/el.Seconds(), eta.Round(time.Second), t.e.Name, t.g.Key, r.Method, r.Verdict, oneLineCLI(r.Detail))
-		}
-	}
-	next := make(chan task)
-	var wg sync.WaitGroup
-	for range min(opts.Jobs, len(tasks)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range next {
-				cc := *c
-				cc.Methods = t.methods
-				record(t, cc.Check(ctx, t.e, t.g))
-			}
-		}()
-	}
-feed:
-	for _, t := range tasks {
-		select {
-		case next <- t:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if writeErr != nil {
-		return withCode(ExitFailure, writeErr)
-	}
-	if ctx.Err() != nil {
+	sum, err := cc.Execute(ctx)
+	if errors.Is(err, harness.ErrInterrupted) {
 		return withCode(ExitFailure, errors.New("interrupted; the finished checks are saved: run the same command again to resume"))
 	}
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	latest := sum.Latest
 
 	if printCheckSummary(opts, games, engs, latest) {
 		return withCode(ExitFailure, errors.New("some engines disagree with the reference or could not be checked"))
@@ -319,13 +239,6 @@ func printCheckSummary(opts *CheckOptions, games []*harness.Game, engs []*harnes
 	return bad
 }
 
-func oneLineCLI(s string) string {
-	if len(s) > 160 {
-		return s[:160] + "..."
-	}
-	return s
-}
-
 // newCmdEngineSelfCheck builds the hidden "gdlperf engine selfcheck", which
 // gdlperf check runs in a child process so that a hanging engine is killed.
 func newCmdEngineSelfCheck(streams *IO) *cobra.Command {
@@ -380,28 +293,5 @@ func newCmdEngineSelfCheck(streams *IO) *cobra.Command {
 }
 
 func init() {
-	runVerdicts = loadRunVerdicts
-}
-
-// loadRunVerdicts gives gdlperf run the verdicts of gdlperf check: "wrong"
-// for an engine version that mismatched on a game, "ok" for one that
-// agreed, and "unchecked" (with the reason) otherwise.
-func loadRunVerdicts(dir string) (func(gameKey, engine, version string) (string, string), error) {
-	rows, err := results.LoadCheckRows(dir)
-	if err != nil {
-		return nil, fmt.Errorf("reading correctness verdicts: %w", err)
-	}
-	v := results.Verdicts(rows)
-	return func(gameKey, engine, version string) (string, string) {
-		s, ok := v[results.VerdictKey{Game: gameKey, Engine: engine, Version: version}]
-		switch {
-		case !ok:
-			return "unchecked", "never checked: run gdlperf check first"
-		case s.Verdict == results.VerdictMismatch:
-			return results.StatusWrong, "disagrees with the reference: " + s.Detail
-		case s.Verdict == results.VerdictOK:
-			return results.StatusOK, ""
-		}
-		return "unchecked", "check " + s.Verdict + ": " + s.Detail
-	}, nil
+	runVerdicts = results.RunVerdicts
 }
