@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -17,7 +19,10 @@ import (
 // updating line (github.com/schollz/progressbar): a bar, done/total, the
 // elapsed time, then the ETA, the failures, the rate and the run in
 // progress; a failed run also leaves a line of its own above the bar.
-// Otherwise it prints a plain line per finished run, for logs.
+// Otherwise it prints a plain line per finished run, for logs. Engine and
+// game names and error messages come from manifests, servers and engines:
+// they are shown through protocol.SafeText, so that an escape sequence or a
+// bidi override in them cannot take over the terminal.
 type progress struct {
 	w        io.Writer
 	terminal bool
@@ -101,10 +106,7 @@ func (p *progress) describe() string {
 		}
 	}
 	// The bar, the counts, the rate and the times take about 50 columns.
-	if max := max(width-52, 30); len(s) > max {
-		s = s[:max-3] + "..."
-	}
-	return s
+	return protocol.Shorten(s, max(width-52, 30))
 }
 
 func (p *progress) starting(r Run) {
@@ -113,7 +115,7 @@ func (p *progress) starting(r Run) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.current = fmt.Sprintf("%s on %s (rep %d)", r.Engine.Name, r.Game.Key, r.Repetition)
+	p.current = fmt.Sprintf("%s on %s (rep %d)", protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition)
 	p.bar.Describe(p.describe())
 }
 
@@ -130,9 +132,9 @@ func (p *progress) finished(r Run, row *results.Row) {
 	}
 	what := fmt.Sprintf("%.0f states/s", row.StatesPerSecond())
 	if failed {
-		what = row.Status + ": " + oneLine(row.ErrorMessage, 120)
+		what = row.Status + ": " + protocol.Shorten(protocol.SafeText(strings.Join(strings.Fields(row.ErrorMessage), " ")), 123)
 	}
-	line := fmt.Sprintf("[%d/%d] %s on %s (rep %d): %s\n", p.done, p.total, r.Engine.Name, r.Game.Key, r.Repetition, what)
+	line := fmt.Sprintf("[%d/%d] %s on %s (rep %d): %s\n", p.done, p.total, protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition, what)
 	if p.bar == nil {
 		io.WriteString(p.w, line)
 		return
@@ -156,11 +158,11 @@ func (p *progress) note(msg string) {
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.Clear()
-		fmt.Fprintf(p.w, "\r%s\n", msg)
+		fmt.Fprintf(p.w, "\r%s\n", protocol.SafeText(msg))
 		p.bar.Describe(p.describe())
 		return
 	}
-	fmt.Fprintln(p.w, msg)
+	fmt.Fprintln(p.w, protocol.SafeText(msg))
 }
 
 func (p *progress) close() {
