@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,7 +54,10 @@ func load(path string, o *loadOptions) ([]Row, error) {
 }
 
 // LoadDir reads every *.csv file of dir, in the order of their names, and
-// returns all their rows and the files read.
+// returns all their rows and the files read. A row of the same run key,
+// machine and start time as a row read before is the same run (a merged
+// file beside the files it was merged from, or a file copied in twice): it
+// is counted once, the first kept, with a warning naming both files.
 func LoadDir(dir string, opts ...LoadOption) ([]Row, []string, error) {
 	o := newLoadOptions(opts)
 	st, err := os.Stat(dir)
@@ -67,19 +71,76 @@ func LoadDir(dir string, opts ...LoadOption) ([]Row, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// A run is identified by its key, machine and start time; a row of an
+	// earlier file with that identity and the same content is this row.
+	// (Rows within one file are each a run, as its writer wrote them: a
+	// failed run and its retry within one second differ in content.)
+	type run struct{ key, machine, start string }
+	first := map[run]int{}  // index in all of the first row of each run
+	more := map[run][]int{} // of later rows of a run with other content (rare)
+	var fileOf []int        // the file of each row of all
+	type pair struct{ file, earlier int }
+	repeats := map[pair]int{}
 	var all []Row
-	for _, f := range files {
+	for fi, f := range files {
 		rows, err := load(f, o)
 		if err != nil {
 			return nil, nil, err
 		}
+		if len(files) == 1 {
+			return rows, files, nil // nothing to compare with
+		}
+		kept := rows[:0]
+		for i := range rows {
+			id := run{rows[i].RunKey, rows[i].Machine, rows[i].StartTime}
+			at := len(all) + len(kept)
+			idx, seen := first[id]
+			if !seen {
+				first[id] = at
+			} else if earlier, ok := repeatOf(all, fileOf, rows[i], fi, append([]int{idx}, more[id]...)); ok {
+				repeats[pair{fi, earlier}]++
+				continue
+			} else {
+				more[id] = append(more[id], at)
+			}
+			kept = append(kept, rows[i])
+			fileOf = append(fileOf, fi)
+		}
 		if all == nil {
-			all = rows
+			all = kept
 		} else {
-			all = append(all, rows...)
+			all = append(all, kept...)
 		}
 	}
+	pairs := make([]pair, 0, len(repeats))
+	for p := range repeats {
+		pairs = append(pairs, p)
+	}
+	slices.SortFunc(pairs, func(a, b pair) int { return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.earlier, b.earlier)) })
+	for _, p := range pairs {
+		n := repeats[p]
+		o.warn(fmt.Sprintf("%s: %d row%s repeat%s runs of %s (the same run key, machine and start time): counted once; a merged file beside the files it was merged from counts nothing new (merge into another folder)",
+			files[p.file], n, plural(n, "", "s"), plural(n, "s", ""), files[p.earlier]))
+	}
 	return all, files, nil
+}
+
+// repeatOf says whether row (of file fi) is a row of another file among the
+// rows of all at the indexes given, and the file.
+func repeatOf(all []Row, fileOf []int, row Row, fi int, at []int) (int, bool) {
+	for _, i := range at {
+		if i < len(all) && fileOf[i] != fi && all[i] == row {
+			return fileOf[i], true
+		}
+	}
+	return 0, false
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // csvFiles lists the regular *.csv files of dir, sorted by name.

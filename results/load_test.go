@@ -162,3 +162,71 @@ func BenchmarkResume100k(b *testing.B) {
 		}
 	}
 }
+
+// A folder that holds a merged file beside the files it was merged from
+// counts every run once, with a warning naming the files; a retry of a run
+// (same key, another start time or content) is a run of its own.
+func TestLoadDirCountsARunOnce(t *testing.T) {
+	rows := sampleRows(6)
+	retry := rows[3]
+	retry.Status, retry.ErrorMessage, retry.StartTime = StatusOK, "", "2026-01-03T00:00:00Z"
+	sameSecond := rows[3] // a retry within the same second: other content
+	sameSecond.Status, sameSecond.ErrorMessage, sameSecond.StartTime = StatusOK, "", rows[3].StartTime
+	otherMachine := rows[0]
+	otherMachine.Machine = "ffffffffffff"
+	tests := []struct {
+		name         string
+		files        map[string][]Row
+		want         []Row
+		wantWarnings []string
+	}{
+		{
+			name:         "a merged file beside its inputs",
+			files:        map[string][]Row{"all.csv": rows, "node1.csv": rows[:4], "node2.csv": rows[4:]},
+			want:         rows,
+			wantWarnings: []string{"node1.csv: 4 rows repeat runs of ", "all.csv (the same run key, machine and start time): counted once", "node2.csv: 2 rows repeat"},
+		},
+		{
+			name:         "one row copied",
+			files:        map[string][]Row{"a.csv": rows[:2], "b.csv": rows[1:2]},
+			want:         rows[:2],
+			wantWarnings: []string{"b.csv: 1 row repeats runs of "},
+		},
+		{
+			name:  "retries and other machines are runs",
+			files: map[string][]Row{"a.csv": {rows[3], sameSecond}, "b.csv": {retry, otherMachine}},
+			want:  []Row{rows[3], sameSecond, retry, otherMachine},
+		},
+		{
+			name:         "a retry within one second, merged",
+			files:        map[string][]Row{"all.csv": {rows[3], sameSecond}, "node1.csv": {rows[3], sameSecond}},
+			want:         []Row{rows[3], sameSecond},
+			wantWarnings: []string{"node1.csv: 2 rows repeat runs of "},
+		},
+		{
+			name:  "rows repeated in one file are its writer's",
+			files: map[string][]Row{"a.csv": {rows[0], rows[0]}},
+			want:  []Row{rows[0], rows[0]},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, rs := range tt.files {
+				writeFile(t, dir, name, rs...)
+			}
+			var warnings []string
+			got, files, err := LoadDir(dir, WithWarnings(func(w string) { warnings = append(warnings, w) }))
+			require.NoError(t, err)
+			assert.Len(t, files, len(tt.files))
+			assert.Equal(t, tt.want, got)
+			all := strings.Join(warnings, "\n")
+			for _, w := range tt.wantWarnings {
+				assert.Contains(t, all, w)
+			}
+			if len(tt.wantWarnings) == 0 {
+				assert.Empty(t, warnings)
+			}
+		})
+	}
+}

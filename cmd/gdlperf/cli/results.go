@@ -48,7 +48,9 @@ func NewCmdResultsMerge(streams *IO, runF func(*ResultsMergeOptions) error) *cob
 read) and writes the union of their rows to --out, sorted, with exact
 duplicates dropped. A row is identified by its run key and machine. Merging
 is idempotent: merging again, or merging the output with its inputs, writes
-the same bytes, so --out may be one of the inputs.
+the same bytes, so --out may be one of the inputs, or inside an input
+folder: report, compare and export read a merged file beside the files it
+came from and count each run once (with a warning).
 
 It then lists the (game, engine) cells with fewer than --reps ok runs
 (default: the highest repetition in the rows plus one).`,

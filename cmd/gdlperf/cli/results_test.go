@@ -284,3 +284,42 @@ func TestResultsExportOptions(t *testing.T) {
 	assert.Equal(t, "gdlperf-results", imp.ResultsDir)
 	assert.Equal(t, results.DefaultImportSource, imp.Source)
 }
+
+// A merged file written into the folder it merges is idempotent, and the
+// commands that read the folder count each run once.
+func TestResultsMergeIntoTheResultsFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeResults(t, filepath.Join(dir, "node1.csv"),
+		resultsRow(0, "BASE/ticTacToe/JRFsaQ", "prover", 0, results.StatusOK),
+		resultsRow(1, "BASE/ticTacToe/JRFsaQ", "prover", 1, results.StatusOK),
+		resultsRow(2, "BASE/ticTacToe/JRFsaQ", "propnet", 0, results.StatusTimeout),
+	)
+	out := filepath.Join(dir, "all.csv")
+	code, stdout, stderr := execResults(t, "merge", dir, "--out", out)
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stdout, "wrote 3 rows")
+	first := readFile(t, out)
+	code, stdout, stderr = execResults(t, "merge", dir, "--out", out)
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stdout, "read 6 rows from 2 files")
+	assert.Contains(t, stdout, "wrote 3 rows")
+	assert.Equal(t, first, readFile(t, out), "merging again writes the same bytes")
+
+	code, stdout, stderr = execResults(t, "export", "--results", dir, "--format", "csv")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Equal(t, 4, strings.Count(stdout, "\n"), "a header and 3 rows: %s", stdout)
+	assert.Contains(t, stderr, "node1.csv: 3 rows repeat runs of "+out)
+	assert.Contains(t, stderr, "counted once")
+
+	site := filepath.Join(t.TempDir(), "site")
+	code, _, stderr = run(t, "report", "--results", dir, "--out", site)
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stderr, "from 3 rows")
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}
