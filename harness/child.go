@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdlperf/gdlperf/engines/rollout"
 	"github.com/gdlperf/gdlperf/results"
@@ -22,11 +22,18 @@ import (
 
 // ChildOptions bound one engine process.
 type ChildOptions struct {
-	Limit       time.Duration // wall-clock limit; the process group is killed after it
-	MemoryLimit int64         // bytes of resident memory; 0 = none
+	Limit       time.Duration // wall-clock limit; the run's processes are killed after it
+	MemoryLimit int64         // bytes of resident memory, summed over the run's processes; 0 = none
 	GOMAXPROCS  int           // set in the child's environment when > 0
 	CPU         int           // CPU to pin the child to; -1 = none
 	OutputCap   int           // bytes of stdout and of stderr kept (the tail)
+	// TargetSeconds is the SECONDS argument of a time-mode run; 0 for a
+	// fixed-work run or when unknown, which turns off the checks of
+	// millisecondsTaken against it.
+	TargetSeconds int
+	// TempRoot is where the run's private folder (the engine's TMPDIR and
+	// GOTMPDIR, the record of its processes) is made; "" is os.TempDir().
+	TempRoot string
 }
 
 // Outcome is what one engine process run produced.
@@ -38,15 +45,37 @@ type Outcome struct {
 	StateChanges int64
 	Rollouts     int64
 	InitMillis   int64
-	PeakRSSKiB   int64
-	GOMAXPROCS   int
-	UserCPU      time.Duration
-	SystemCPU    time.Duration
-	Wall         time.Duration
-	StderrTail   string
-	Interrupted  bool // the campaign was stopped during this run: do not record it
-	ResultRaw    string
+	// PeakRSSKiB is the run's peak resident memory in KiB: the largest of
+	// the summed VmRSS of all the run's processes at any poll (every
+	// pollInterval), the VmHWM of any one of them, the ru_maxrss of those
+	// the harness reaped, and the peakRSSKiB the engine reported. It is a
+	// lower bound of the peak of the memory the run's processes held
+	// together; the harness's own pages (shared with the engine process
+	// until it execs) are not counted.
+	PeakRSSKiB int64
+	GOMAXPROCS int
+	// UserCPU and SystemCPU are the CPU time of all the run's processes
+	// that were waited for: the engine process with the descendants it
+	// waited for, and the orphans the harness reaped.
+	UserCPU     time.Duration
+	SystemCPU   time.Duration
+	Wall        time.Duration
+	StderrTail  string
+	Interrupted bool // the campaign was stopped during this run: do not record it
+	ResultRaw   string
+	// Flags are findings about a run that stays what it is (mostly ok),
+	// e.g. "overran: 9800 ms for a 2 s target".
+	Flags []string
 }
+
+// Caps of the strings taken from the result file.
+const (
+	maxVersionBytes = 200
+	maxMessageBytes = 2000
+)
+
+// pollInterval is how often the run's processes are measured.
+const pollInterval = 100 * time.Millisecond
 
 // tail keeps the last n bytes written to it.
 type tail struct {
@@ -77,19 +106,30 @@ func (t *tail) String() string {
 // given arguments after the command prefix, and classifies the outcome. It
 // never fails the campaign: every fault of the engine is an Outcome. ctx
 // cancelled (Ctrl-C) kills the engine and marks the outcome interrupted.
+//
+// The run is every process descended from the engine process, even one
+// that left its session or whose parent died (see proc_linux.go): the
+// memory limit counts them all, and when the engine process ends, every
+// one of them that is left is killed and reaped, so no process of a run
+// outlives it. The engine's TMPDIR and GOTMPDIR are a private folder that
+// is removed after the run.
 func RunChild(ctx context.Context, e *Engine, args []string, resultPath string, o ChildOptions) Outcome {
 	var out Outcome
-	if err := os.WriteFile(resultPath, nil, 0o644); err != nil {
+	if err := createResultFile(resultPath); err != nil {
 		out.Status, out.Error = results.StatusError, "creating the result file: "+err.Error()
 		return out
 	}
+	folder, err := newRunFolder(o.TempRoot)
+	if err != nil {
+		out.Status, out.Error = results.StatusError, err.Error()
+		return out
+	}
+	defer folder.remove()
+	becomeSubreaper()
 	argv := append(append([]string(nil), e.Command...), args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = e.Dir
-	cmd.Env = append(os.Environ(), e.Env...)
-	if o.GOMAXPROCS > 0 {
-		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(o.GOMAXPROCS))
-	}
+	cmd.Env = childEnv(e, o, folder)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cap := o.OutputCap
 	if cap <= 0 {
@@ -97,7 +137,7 @@ func RunChild(ctx context.Context, e *Engine, args []string, resultPath string, 
 	}
 	stdout, stderr := &tail{n: cap}, &tail{n: cap}
 	// Pipes we own, so a grandchild that keeps them open cannot block us:
-	// after the child exits and its group is killed, we stop reading.
+	// after the child exits and its processes are killed, we stop reading.
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		out.Status, out.Error = results.StatusError, err.Error()
@@ -132,18 +172,30 @@ func RunChild(ctx context.Context, e *Engine, args []string, resultPath string, 
 		return out
 	}
 	pgid := cmd.Process.Pid
+	// Before anything waits for the engine process, so it is still there.
+	tr, terr := newProcTracker(pgid, folder.token, folder.record)
+	if terr != nil {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		cmd.Wait()
+		outR.Close()
+		errR.Close()
+		readers.Wait()
+		out.Status, out.Error = results.StatusError, "reading /proc to follow the engine's processes: "+terr.Error()
+		return out
+	}
+	defer tr.close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
 	var (
 		timedOut, memKilled bool
-		peakRSS             int64
 		waitErr             error
 	)
 	timer := time.NewTimer(o.Limit)
 	defer timer.Stop()
-	poll := time.NewTicker(100 * time.Millisecond)
+	poll := time.NewTicker(pollInterval)
 	defer poll.Stop()
+	tr.poll()
 wait:
 	for {
 		select {
@@ -151,27 +203,25 @@ wait:
 			break wait
 		case <-timer.C:
 			timedOut = true
-			killGroup(pgid, done, &waitErr)
+			stopRun(tr, pgid, done, &waitErr)
 			break wait
 		case <-ctx.Done():
 			out.Interrupted = true
-			killGroup(pgid, done, &waitErr)
+			stopRun(tr, pgid, done, &waitErr)
 			break wait
 		case <-poll.C:
-			if o.MemoryLimit > 0 {
-				rss := groupRSS(pgid)
-				peakRSS = max(peakRSS, rss)
-				if rss > o.MemoryLimit {
-					memKilled = true
-					killGroup(pgid, done, &waitErr)
-					break wait
-				}
+			tr.poll()
+			if o.MemoryLimit > 0 && tr.resident > o.MemoryLimit {
+				memKilled = true
+				stopRun(tr, pgid, done, &waitErr)
+				break wait
 			}
 		}
 	}
 	out.Wall = time.Since(start)
-	// Whatever the child left behind in its group goes too.
+	// Whatever the run left behind goes too, with its group.
 	syscall.Kill(-pgid, syscall.SIGKILL)
+	left := tr.sweep(3 * time.Second)
 	finished := make(chan struct{})
 	go func() { readers.Wait(); close(finished) }()
 	select {
@@ -183,12 +233,14 @@ wait:
 
 	if ps := cmd.ProcessState; ps != nil {
 		out.UserCPU, out.SystemCPU = ps.UserTime(), ps.SystemTime()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			out.PeakRSSKiB = ru.Maxrss // KiB on Linux
-		}
 	}
+	out.UserCPU += tr.reapedUser
+	out.SystemCPU += tr.reapedSys
+	// Not the engine process's ru_maxrss: it counts the harness's pages,
+	// which the process shared until it exec'ed the engine.
+	out.PeakRSSKiB = max(tr.peakSum, tr.peakOne, tr.reapedMaxRSS)
 	out.StderrTail = oneLine(lastLines(stderr.String(), 5), 500)
-	raw, rerr := os.ReadFile(resultPath)
+	raw, rerr := readResultFile(resultPath, start.Add(o.Limit))
 	out.ResultRaw = string(raw)
 	switch {
 	case out.Interrupted:
@@ -196,11 +248,34 @@ wait:
 	case timedOut:
 		out.Status, out.Error = results.StatusTimeout, fmt.Sprintf("killed after the time limit of %s", o.Limit)
 	case memKilled:
-		out.Status, out.Error = results.StatusError, fmt.Sprintf("killed for using %d MiB, over the memory limit of %d MiB", peakRSS>>20, o.MemoryLimit>>20)
+		out.Status, out.Error = results.StatusError, fmt.Sprintf("killed for using %d MiB, over the memory limit of %d MiB", tr.resident>>20, o.MemoryLimit>>20)
 	default:
-		classify(&out, cmd.ProcessState, waitErr, raw, rerr)
+		classify(&out, cmd.ProcessState, waitErr, raw, rerr, o)
+		if left > 0 {
+			out.Flags = append(out.Flags, fmt.Sprintf("left %d process(es) running after it exited (killed)", left))
+		}
 	}
 	return out
+}
+
+// childEnv is the engine's environment: the harness's, the private temp
+// folder, the manifest's variables, GOMAXPROCS and the run's token last,
+// which no earlier entry overrides.
+func childEnv(e *Engine, o ChildOptions, f *runFolder) []string {
+	env := make([]string, 0, len(os.Environ())+len(e.Env)+5)
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "TMPDIR" || k == "GOTMPDIR" || k == runTokenVar {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "TMPDIR="+f.tmp, "GOTMPDIR="+f.tmp)
+	env = append(env, e.Env...)
+	if o.GOMAXPROCS > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(o.GOMAXPROCS))
+	}
+	return append(env, runTokenVar+"="+f.token)
 }
 
 // startPinned starts cmd; with cpu >= 0 the child inherits an affinity mask
@@ -227,63 +302,22 @@ func startPinned(cmd *exec.Cmd, cpu int) error {
 	return err
 }
 
-func killGroup(pgid int, done chan error, waitErr *error) {
+// stopRun asks the run's processes to stop (SIGTERM) and kills them
+// (SIGKILL) when the engine process has not ended 2 s later.
+func stopRun(tr *procTracker, pgid int, done chan error, waitErr *error) {
 	syscall.Kill(-pgid, syscall.SIGTERM)
+	tr.signal(syscall.SIGTERM)
 	select {
 	case *waitErr = <-done:
-		syscall.Kill(-pgid, syscall.SIGKILL)
 	case <-time.After(2 * time.Second):
 		syscall.Kill(-pgid, syscall.SIGKILL)
+		tr.signal(syscall.SIGKILL)
 		*waitErr = <-done
 	}
 }
 
-// groupRSS sums the resident memory of the processes in a process group.
-func groupRSS(pgid int) int64 {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
-	var total int64
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if pid != pgid {
-			stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-			if err != nil {
-				continue
-			}
-			// pgrp is the 5th field, after the parenthesised command.
-			s := string(stat)
-			i := strings.LastIndexByte(s, ')')
-			if i < 0 {
-				continue
-			}
-			f := strings.Fields(s[i+1:])
-			if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
-				continue
-			}
-		}
-		status, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(status), "\n") {
-			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-				if f := strings.Fields(rest); len(f) > 0 {
-					kib, _ := strconv.ParseInt(f[0], 10, 64)
-					total += kib << 10
-				}
-			}
-		}
-	}
-	return total
-}
-
 // classify reads the exit status and the result file.
-func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr error) {
+func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr error, o ChildOptions) {
 	if ps == nil {
 		out.Status, out.Error = results.StatusCrash, fmt.Sprintf("the engine did not run: %v", waitErr)
 		return
@@ -292,20 +326,28 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		out.Status, out.Error = results.StatusCrash, fmt.Sprintf("killed by signal %s", ws.Signal())
 		return
 	}
-	res, garbage := rollout.ParseResult(string(raw))
-	out.Version, _ = res.Get("version")
-	if msg, ok := res.Get("errorMessage"); ok {
-		out.Status, out.Error = results.StatusError, oneLine(msg, 2000)
-		return
-	}
 	exit := ps.ExitCode()
+	var bf badResultFile
 	switch {
 	case errors.Is(rerr, os.ErrNotExist):
 		out.Status, out.Error = statusFor(exit), fmt.Sprintf("the engine deleted its result file (exit status %d)", exit)
 		return
+	case errors.As(rerr, &bf):
+		out.Status, out.Error = statusFor(exit), fmt.Sprintf("%s (exit status %d)", bf, exit)
+		return
 	case rerr != nil:
 		out.Status, out.Error = statusFor(exit), "reading the result file: "+rerr.Error()
 		return
+	}
+	res, garbage := rollout.ParseResult(string(raw))
+	if v, ok := res.Get("version"); ok {
+		out.Version = oneLine(v, maxVersionBytes)
+	}
+	if msg, ok := res.Get("errorMessage"); ok {
+		out.Status, out.Error = results.StatusError, oneLine(msg, maxMessageBytes)
+		return
+	}
+	switch {
 	case len(strings.TrimSpace(string(raw))) == 0:
 		out.Status, out.Error = statusFor(exit), fmt.Sprintf("the engine wrote no result (exit status %d)", exit)
 		return
@@ -317,6 +359,9 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		return
 	}
 	var bad []string
+	if d := duplicateKeys(string(raw)); len(d) > 0 {
+		bad = append(bad, fmt.Sprintf("duplicate key(s) %s", oneLine(strings.Join(d, ", "), 200)))
+	}
 	num := func(key string) int64 {
 		v, ok := res.Get(key)
 		if !ok {
@@ -325,7 +370,7 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			bad = append(bad, fmt.Sprintf("%s = %q is not a count", key, v))
+			bad = append(bad, fmt.Sprintf("%s = %q is not a count", key, oneLine(v, 40)))
 		}
 		return n
 	}
@@ -341,10 +386,10 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		return -1
 	}
 	out.InitMillis = opt("initMilliseconds")
-	if rss := opt("peakRSSKiB"); rss >= 0 {
-		out.PeakRSSKiB = rss
-	}
-	out.GOMAXPROCS = int(max(opt("gomaxprocs"), 0))
+	// Both are lower bounds of the truth: the engine's own VmHWM is exact
+	// for its process, the harness's polls see all of them.
+	out.PeakRSSKiB = max(out.PeakRSSKiB, opt("peakRSSKiB"))
+	out.GOMAXPROCS = int(min(max(opt("gomaxprocs"), 0), 1<<20))
 	if len(bad) == 0 {
 		// 10^10 state changes per second is beyond any machine.
 		if out.Millis > 0 && out.StateChanges/out.Millis > 10_000_000 {
@@ -364,7 +409,91 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		out.Status, out.Error = results.StatusError, "bad result file: "+strings.Join(bad, "; ")
 		return
 	}
+	if why := implausible(out, o); len(why) > 0 {
+		out.Status, out.Error = results.StatusError, "implausible figures: "+strings.Join(why, "; ")
+		return
+	}
 	out.Status = results.StatusOK
+	if t := int64(o.TargetSeconds) * 1000; t > 0 && out.Millis > t+max(t/2, overrunGrace) {
+		out.Flags = append(out.Flags, fmt.Sprintf("overran: %d ms for a %d s target", out.Millis, o.TargetSeconds))
+	}
+}
+
+// The bounds of the plausibility checks (implausible). They are loose on
+// purpose: a false alarm loses a real run.
+const (
+	// maxChangesPerCPUSecond: no engine makes more state changes per
+	// second of CPU time (the fastest do about 10^7).
+	maxChangesPerCPUSecond = 1_000_000_000
+	// cpuGrace and wallGrace are the untimed CPU and wall time allowed
+	// besides the timed loop and the reported setup (process start, result
+	// file, exit): CPU time may exceed 2*cpus*(ms+init)+cpuGrace and wall
+	// time 2*(ms+init)+wallGrace only when the figures lie.
+	cpuGrace  = 1000 * time.Millisecond
+	wallGrace = 3000 * time.Millisecond
+	// overrunGrace: a time-mode run is flagged "overran" when its timed
+	// loop took over max(SECONDS/2, overrunGrace) longer than SECONDS.
+	overrunGrace = 2000
+)
+
+// implausible lists what contradicts the figures of a well-formed result:
+//   - in a time-mode run (o.TargetSeconds > 0), millisecondsTaken of 0 or
+//     under half of SECONDS: the loop runs until SECONDS have passed;
+//   - over maxChangesPerCPUSecond state changes per second of the CPU time
+//     of the run's processes (setup included, so this only errs on the
+//     generous side);
+//   - when the engine reports initMilliseconds (its untimed setup; without
+//     it the setup, a compilation perhaps, is unknown and these are not
+//     checked): CPU time over 2*cpus*(ms+init)+cpuGrace, where cpus is 1
+//     for a pinned run and the CPUs of the harness otherwise (the loop is
+//     one thread; the Go GC and a build may use more), or wall time over
+//     2*(ms+init)+wallGrace.
+func implausible(out *Outcome, o ChildOptions) []string {
+	var why []string
+	ms := out.Millis
+	if t := int64(o.TargetSeconds) * 1000; t > 0 {
+		if ms == 0 {
+			why = append(why, fmt.Sprintf("millisecondsTaken = 0 for a %d s run", o.TargetSeconds))
+		} else if ms < t/2 {
+			why = append(why, fmt.Sprintf("millisecondsTaken = %d for a %d s run, whose rollouts run for the %d s", ms, o.TargetSeconds, o.TargetSeconds))
+		}
+	}
+	cpu := out.UserCPU + out.SystemCPU
+	if limit := maxChangesPerCPUSecond / 1000 * (cpu.Milliseconds() + 1); out.StateChanges > limit {
+		why = append(why, fmt.Sprintf("%d state changes in %d ms of CPU time is over %d per CPU second", out.StateChanges, cpu.Milliseconds(), int64(maxChangesPerCPUSecond)))
+	}
+	if out.InitMillis >= 0 {
+		timed := time.Duration(ms+out.InitMillis) * time.Millisecond
+		cpus := time.Duration(runtime.NumCPU())
+		if o.CPU >= 0 {
+			cpus = 1
+		}
+		if cpu > 2*cpus*timed+cpuGrace {
+			why = append(why, fmt.Sprintf("the processes used %d ms of CPU time, but millisecondsTaken = %d and initMilliseconds = %d", cpu.Milliseconds(), ms, out.InitMillis))
+		}
+		if out.Wall > 2*timed+wallGrace {
+			why = append(why, fmt.Sprintf("the process ran %d ms, but millisecondsTaken = %d and initMilliseconds = %d", out.Wall.Milliseconds(), ms, out.InitMillis))
+		}
+	}
+	return why
+}
+
+// duplicateKeys lists the keys that occur on more than one line of a
+// result file (ParseResult keeps the last).
+func duplicateKeys(text string) []string {
+	count := map[string]int{}
+	var dup []string
+	for _, line := range strings.Split(text, "\n") {
+		k, _, ok := strings.Cut(line, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.HasPrefix(k, "#") {
+			continue
+		}
+		if count[k]++; count[k] == 2 {
+			dup = append(dup, oneLine(k, 80))
+		}
+	}
+	return dup
 }
 
 func statusFor(exit int) string {
@@ -383,10 +512,14 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, " | ")
 }
 
-// oneLine makes s one line of at most n bytes.
+// oneLine makes s one line of at most n bytes and "...", cut at a
+// character boundary.
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
 		s = s[:n] + "..."
 	}
 	return s

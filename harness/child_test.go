@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -38,7 +39,25 @@ func runFake(t *testing.T, body string, o ChildOptions) Outcome {
 	if o.CPU == 0 {
 		o.CPU = -1
 	}
+	if o.TempRoot == "" {
+		o.TempRoot = dir
+	}
 	return RunChild(context.Background(), e, []string{game, filepath.Join(dir, "result.txt"), "1"}, filepath.Join(dir, "result.txt"), o)
+}
+
+// needPerl skips a test whose fake engine is a perl one-liner (perl is
+// part of every Debian and Ubuntu system, python is not).
+func needPerl(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("perl"); err != nil {
+		t.Skip("needs perl")
+	}
+}
+
+// result is a fake engine's line that writes a result file of the given
+// lines.
+func result(lines ...string) string {
+	return "printf '" + strings.Join(lines, "\\n") + "\\n' > \"$2\""
 }
 
 func TestChildFaults(t *testing.T) {
@@ -46,15 +65,18 @@ func TestChildFaults(t *testing.T) {
 		name       string
 		body       string
 		opts       ChildOptions
+		perl       bool // the fake engine needs perl
+		parallel   bool // the fake engine only sleeps: run beside the others
 		wantStatus string
 		wantError  string
 		maxWall    time.Duration
+		check      func(t *testing.T, out Outcome)
 	}{
-		{name: "ok", body: okResult, wantStatus: results.StatusOK},
+		{name: "ok", body: okResult, wantStatus: results.StatusOK, check: func(t *testing.T, out Outcome) { assert.Empty(t, out.Flags) }},
 		{name: "crash by signal", body: "kill -SEGV $$", wantStatus: results.StatusCrash, wantError: "signal"},
 		{name: "non-zero exit, no result", body: "echo boom >&2; exit 3", wantStatus: results.StatusCrash, wantError: "exit status 3"},
-		{name: "hang", body: "sleep 100", opts: ChildOptions{Limit: 500 * time.Millisecond}, wantStatus: results.StatusTimeout, maxWall: 4 * time.Second},
-		{name: "ignores SIGTERM", body: "trap '' TERM; while :; do sleep 1; done", opts: ChildOptions{Limit: 300 * time.Millisecond}, wantStatus: results.StatusTimeout, maxWall: 5 * time.Second},
+		{name: "hang", body: "sleep 100", opts: ChildOptions{Limit: 500 * time.Millisecond}, parallel: true, wantStatus: results.StatusTimeout, maxWall: 4 * time.Second},
+		{name: "ignores SIGTERM", body: "trap '' TERM; while :; do sleep 1; done", opts: ChildOptions{Limit: 300 * time.Millisecond}, parallel: true, wantStatus: results.StatusTimeout, maxWall: 5 * time.Second},
 		{name: "grandchild keeps pipes open", body: "sleep 100 & " + okResult, wantStatus: results.StatusOK, maxWall: 4 * time.Second},
 		{name: "megabytes on stdout", body: "head -c 30000000 /dev/zero; " + okResult, wantStatus: results.StatusOK},
 		{name: "deletes its result file", body: "rm -f \"$2\"", wantStatus: results.StatusError, wantError: "deleted its result file"},
@@ -65,9 +87,52 @@ func TestChildFaults(t *testing.T) {
 		{name: "absurd count", body: `printf 'version = 1\nmillisecondsTaken = 1000\nnumStateChanges = 99999999999999\nnumRollouts = 1\n' > "$2"`, wantStatus: results.StatusError, wantError: "not believable"},
 		{name: "engine error", body: `printf 'version = 1\nerrorMessage = no legal move\n' > "$2"; exit 1`, wantStatus: results.StatusError, wantError: "no legal move"},
 		{name: "memory without bound", body: "tail /dev/zero", opts: ChildOptions{MemoryLimit: 200 << 20}, wantStatus: results.StatusError, wantError: "memory limit", maxWall: 20 * time.Second},
+
+		// The result file is read only if it is a regular file of at most 1 MiB.
+		{name: "result file is a named pipe", body: `rm -f "$2"; mkfifo "$2"`, wantStatus: results.StatusError, wantError: "the result file is a named pipe", maxWall: 4 * time.Second},
+		{name: "result file links to /dev/zero", body: `rm -f "$2"; ln -s /dev/zero "$2"`, wantStatus: results.StatusError, wantError: "the result file is a symbolic link", maxWall: 4 * time.Second},
+		{name: "result file links to a result", body: `printf 'version = 1\nmillisecondsTaken = 1000\nnumStateChanges = 5\nnumRollouts = 1\n' > "$2.real"; rm -f "$2"; ln -s "$2.real" "$2"`, wantStatus: results.StatusError, wantError: "symbolic link"},
+		{name: "result file is a folder", body: `rm -f "$2"; mkdir "$2"`, wantStatus: results.StatusError, wantError: "the result file is a folder"},
+		{name: "result file over 1 MiB", body: okResult + `; head -c 2000000 /dev/zero | tr '\0' '#' >> "$2"`, wantStatus: results.StatusError, wantError: "the result file is over 1 MiB"},
+		{name: "result file renamed into place", body: `printf 'version = 1\nmillisecondsTaken = 1000\nnumStateChanges = 5\nnumRollouts = 1\n' > "$2.tmp"; mv "$2.tmp" "$2"`, wantStatus: results.StatusOK},
+		{name: "version of 500 kB", body: `{ printf 'version = '; head -c 500000 /dev/zero | tr '\0' v; printf '\nmillisecondsTaken = 1000\nnumStateChanges = 5\nnumRollouts = 1\n'; } > "$2"`, wantStatus: results.StatusOK,
+			check: func(t *testing.T, out Outcome) { assert.LessOrEqual(t, len(out.Version), maxVersionBytes+3) }},
+		{name: "count of 500 kB", body: `{ printf 'version = 1\nmillisecondsTaken = '; head -c 500000 /dev/zero | tr '\0' 7; printf '\nnumStateChanges = 5\nnumRollouts = 1\n'; } > "$2"`, wantStatus: results.StatusError, wantError: "not a count",
+			check: func(t *testing.T, out Outcome) { assert.Less(t, len(out.Error), 1000) }},
+
+		// A process of the run that left the session still counts.
+		{name: "setsid grandchild holds memory and a CPU", perl: true, body: `setsid perl -e '$x = "a" x (150<<20); 1 while 1' & sleep 30`,
+			opts: ChildOptions{MemoryLimit: 200 << 20, Limit: 20 * time.Second}, wantStatus: results.StatusError, wantError: "memory limit", maxWall: 15 * time.Second},
+
+		// Figures that contradict each other or the run.
+		{name: "duplicate keys", body: result("version = 1", "millisecondsTaken = 1000", "numStateChanges = 5000", "numStateChanges = 9000000", "numRollouts = 100"),
+			wantStatus: results.StatusError, wantError: "duplicate key(s) numStateChanges"},
+		{name: "zero milliseconds", body: result("version = 1", "millisecondsTaken = 0", "numStateChanges = 5000", "numRollouts = 100"),
+			opts: ChildOptions{TargetSeconds: 1}, wantStatus: results.StatusError, wantError: "implausible figures: millisecondsTaken = 0 for a 1 s run"},
+		{name: "milliseconds under the target", body: result("version = 1", "millisecondsTaken = 300", "numStateChanges = 5000", "numRollouts = 100"),
+			opts: ChildOptions{TargetSeconds: 1}, wantStatus: results.StatusError, wantError: "implausible figures: millisecondsTaken = 300 for a 1 s run"},
+		{name: "state changes per CPU second", body: result("version = 1", "millisecondsTaken = 1000", "numStateChanges = 5000000000", "numRollouts = 100"),
+			wantStatus: results.StatusError, wantError: "implausible figures: 5000000000 state changes"},
+		{name: "under-reported time, CPU", perl: true, body: `perl -e 'for (;;) { for (1..100000) {} last if (times())[0] >= 1.2 }'; ` + result("version = 1", "millisecondsTaken = 1", "initMilliseconds = 0", "numStateChanges = 5000", "numRollouts = 100"),
+			wantStatus: results.StatusError, wantError: "implausible figures: the processes used"},
+		{name: "under-reported time, wall", parallel: true, body: `sleep 3.4; ` + result("version = 1", "millisecondsTaken = 100", "initMilliseconds = 0", "numStateChanges = 5000", "numRollouts = 100"),
+			wantStatus: results.StatusError, wantError: "implausible figures: the process ran"},
+		{name: "setup not timed", parallel: true, body: `sleep 2; ` + result("version = 1", "millisecondsTaken = 1000", "initMilliseconds = 1500", "numStateChanges = 5000", "numRollouts = 100"),
+			opts: ChildOptions{TargetSeconds: 1}, wantStatus: results.StatusOK},
+		{name: "overran", parallel: true, body: `sleep 2.2; ` + result("version = 1", "millisecondsTaken = 3100", "numStateChanges = 5000", "numRollouts = 100"),
+			opts: ChildOptions{TargetSeconds: 1}, wantStatus: results.StatusOK,
+			check: func(t *testing.T, out Outcome) {
+				assert.Equal(t, []string{"overran: 3100 ms for a 1 s target"}, out.Flags)
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.perl {
+				needPerl(t)
+			}
+			if tt.parallel {
+				t.Parallel()
+			}
 			start := time.Now()
 			out := runFake(t, tt.body, tt.opts)
 			assert.Equal(t, tt.wantStatus, out.Status, "error: %s; stderr: %s", out.Error, out.StderrTail)
@@ -76,6 +141,9 @@ func TestChildFaults(t *testing.T) {
 			}
 			if tt.maxWall > 0 {
 				assert.Less(t, time.Since(start), tt.maxWall)
+			}
+			if tt.check != nil {
+				tt.check(t, out)
 			}
 		})
 	}
