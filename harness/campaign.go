@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gdlperf/gdlperf/results"
@@ -50,6 +51,9 @@ type Campaign struct {
 	// RequireChecked skips, with a printed reason, the runs whose verdict
 	// is not ok (Summary.Unchecked). It needs Verdict.
 	RequireChecked bool
+	// CPUs, when set, runs len(CPUs) engine processes at once, each pinned
+	// to a CPU of its own (gdlperf run --jobs); Child.CPU is then ignored.
+	CPUs []int
 	// Measure is how runs are measured: the harness's version, the
 	// concurrency and the CPU share under which a run is contended.
 	Measure Measurement
@@ -139,23 +143,52 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 	}
 	p := newProgress(c.Progress, c.Terminal, len(todo), perRun, now)
 	defer p.close()
-	versionNoted := map[string]bool{}
-	for _, r := range todo {
-		if ctx.Err() != nil {
-			sum.Interrupted = true
-			break
+	// One worker per job, each with the CPU of its own; runs start in the
+	// plan's order on whichever worker is free, so every engine's runs
+	// spread over all CPUs and a slow core does not fall on one engine.
+	// Rows are appended by one writer, as runs finish.
+	children := c.workers()
+	if c.Measure.Jobs == 0 {
+		c.Measure.Jobs = len(children)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu           sync.Mutex
+		fatal        error
+		versionNoted = map[string]bool{}
+	)
+	stop := func(err error) {
+		if fatal == nil {
+			fatal = err
+		}
+		cancel()
+	}
+	forEach(ctx, len(children), todo, func(w int, r Run) {
+		mu.Lock()
+		if fatal != nil || ctx.Err() != nil {
+			mu.Unlock()
+			return
 		}
 		if err := c.guard(); err != nil {
-			return sum, err
+			stop(err)
+			mu.Unlock()
+			return
 		}
 		p.starting(r)
-		row, out, err := c.runOne(ctx, r, dir, now)
-		if err != nil {
-			return sum, err
-		}
-		if out.Interrupted {
-			sum.Interrupted = true
-			break
+		mu.Unlock()
+		row, out, err := c.runOne(ctx, r, dir, children[w], now)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err != nil:
+			stop(err)
+			return
+		case out.Interrupted || fatal != nil:
+			if fatal == nil {
+				sum.Interrupted = true
+			}
+			return
 		}
 		if v := out.Version; v != "" && r.Engine.Version != "" && v != r.Engine.Version && !versionNoted[r.Engine.Name] {
 			versionNoted[r.Engine.Name] = true
@@ -168,7 +201,8 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 			}
 		}
 		if err := c.Writer.Append(row); err != nil {
-			return sum, fmt.Errorf("writing the results: %w", err)
+			stop(fmt.Errorf("writing the results: %w", err))
+			return
 		}
 		sum.Ran++
 		if row.Status != results.StatusOK {
@@ -176,13 +210,31 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 		}
 		p.finished(r, row)
 		if err := c.guard(); err != nil {
-			return sum, err
+			stop(err)
 		}
+	})
+	if fatal != nil {
+		return sum, fatal
 	}
-	if sum.Interrupted {
+	if sum.Interrupted || ctx.Err() != nil {
+		sum.Interrupted = true
 		return sum, ErrInterrupted
 	}
 	return sum, nil
+}
+
+// workers are the child options of each job: Child pinned to each CPU of
+// CPUs, or Child alone when CPUs is empty (one job).
+func (c *Campaign) workers() []ChildOptions {
+	if len(c.CPUs) == 0 {
+		return []ChildOptions{c.Child}
+	}
+	out := make([]ChildOptions, len(c.CPUs))
+	for i, cpu := range c.CPUs {
+		out[i] = c.Child
+		out[i].CPU = cpu
+	}
+	return out
 }
 
 func (c *Campaign) guard() error {
@@ -203,7 +255,7 @@ func (c *Campaign) guard() error {
 // read-only in a read-only folder, so an engine that writes to its game
 // file cannot spoil the runs after it; and one that makes it writable and
 // changes it anyway has its run recorded as an error.
-func (c *Campaign) runOne(ctx context.Context, r Run, dir string, now func() time.Time) (*results.Row, Outcome, error) {
+func (c *Campaign) runOne(ctx context.Context, r Run, dir string, child ChildOptions, now func() time.Time) (*results.Row, Outcome, error) {
 	h := sha256.Sum256(r.Game.Rules)
 	rd, err := newRunDir(dir, "run-", "game-"+hex.EncodeToString(h[:8])+".kif", r.Game.Rules)
 	if err != nil {
@@ -213,7 +265,7 @@ func (c *Campaign) runOne(ctx context.Context, r Run, dir string, now func() tim
 	args := c.args(r, rd.game, rd.result)
 	start := now().UTC()
 	load := LoadAverage()
-	out := RunChild(ctx, r.Engine, args, rd.result, c.Child)
+	out := RunChild(ctx, r.Engine, args, rd.result, child)
 	if out.Interrupted {
 		return nil, out, nil
 	}
@@ -225,7 +277,7 @@ func (c *Campaign) runOne(ctx context.Context, r Run, dir string, now func() tim
 	if r.Engine.Version != "" {
 		recorded.Version = r.Engine.Version
 	}
-	return c.row(r, recorded, start, load), out, nil
+	return c.row(r, recorded, start, load, child.CPU), out, nil
 }
 
 func (c *Campaign) args(r Run, game, result string) []string {
@@ -238,7 +290,7 @@ func (c *Campaign) args(r Run, game, result string) []string {
 	return []string{game, result, strconv.Itoa(c.Options.Seconds)}
 }
 
-func (c *Campaign) row(r Run, out Outcome, start time.Time, load string) *results.Row {
+func (c *Campaign) row(r Run, out Outcome, start time.Time, load string, cpu int) *results.Row {
 	f := c.Fingerprint
 	row := &results.Row{
 		RunKey:            r.Key,
@@ -273,7 +325,7 @@ func (c *Campaign) row(r Run, out Outcome, start time.Time, load string) *result
 	if out.Version != "" {
 		row.EngineVersion = out.Version
 	}
-	c.Measure.measure(row, r, out, f, c.Child.CPU, LoadAverage())
+	c.Measure.measure(row, r, out, f, cpu, LoadAverage())
 	if c.Options.Rollouts > 0 && r.Engine.FixedWork {
 		row.Mode = "rollouts"
 		row.TargetSeconds = 0

@@ -27,9 +27,9 @@ func TestMeasureCPUShareAndContention(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &Campaign{Options: Options{Seconds: 1}, Child: ChildOptions{CPU: 1}, Fingerprint: Fingerprint{CPUs: 2, MemoryMiB: 24000}, Measure: Measurement{GdlperfVersion: "2.0.0", Jobs: 2}}
+			c := &Campaign{Options: Options{Seconds: 1}, Fingerprint: Fingerprint{CPUs: 2, MemoryMiB: 24000}, Measure: Measurement{GdlperfVersion: "2.0.0", Jobs: 2}}
 			r := Run{Key: "k", Game: &Game{Key: "G"}, Engine: &Engine{Name: "e", Version: "1"}, Dims: Dims{Workload: "uct", Budget: "iterations=10"}}
-			row := c.row(r, tt.out, time.Unix(0, 0), "0.5")
+			row := c.row(r, tt.out, time.Unix(0, 0), "0.5", 1)
 			assert.Equal(t, tt.wantShare, row.CPUShare)
 			assert.Equal(t, tt.wantContended, row.Contended)
 			assert.Equal(t, tt.wantTimedCPU, row.TimedCPUMs)
@@ -45,9 +45,9 @@ func TestMeasureCPUShareAndContention(t *testing.T) {
 }
 
 func TestMeasureSetupFigures(t *testing.T) {
-	c := &Campaign{Child: ChildOptions{CPU: -1}}
+	c := &Campaign{}
 	out := Outcome{Status: results.StatusOK, Millis: 1000, ResultRaw: "version = 2\ndesign = magic\ncodegenMilliseconds = 120\nbuildMilliseconds = 3400\noptions = fullpass=1,legal=triggers\n"}
-	row := c.row(Run{Game: &Game{}, Engine: &Engine{}}, out, time.Unix(0, 0), "")
+	row := c.row(Run{Game: &Game{}, Engine: &Engine{}}, out, time.Unix(0, 0), "", -1)
 	assert.Equal(t, "magic", row.Design)
 	assert.Equal(t, int64(120), row.CodegenMs)
 	assert.Equal(t, int64(3400), row.BuildMs)
