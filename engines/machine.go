@@ -4,12 +4,12 @@
 package engines
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"sort"
 	"sync"
 
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // State is an engine's native state. Only the machine that made it reads it.
@@ -59,32 +59,45 @@ type Roller interface {
 	Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error)
 }
 
-// ErrorKind classifies game errors.
-type ErrorKind string
+// ErrorKind classifies game errors (protocol.ErrorKind: the compiled
+// program's runtime uses the same texts).
+type ErrorKind = protocol.ErrorKind
 
 // The ways a valid-looking game can fail while it is played.
 const (
-	NoLegalMove    ErrorKind = "no-legal-move"
-	GoalCount      ErrorKind = "goal-count"
-	GoalValue      ErrorKind = "goal-value"
-	NonGround      ErrorKind = "non-ground"
-	BadMove        ErrorKind = "bad-move"
-	ResourceLimit  ErrorKind = "resource-limit"
-	UnsupportedErr ErrorKind = "unsupported"
+	NoLegalMove    = protocol.NoLegalMove
+	GoalCount      = protocol.GoalCount
+	GoalValue      = protocol.GoalValue
+	NonGround      = protocol.NonGround
+	BadMove        = protocol.BadMove
+	ResourceLimit  = protocol.ResourceLimit
+	UnsupportedErr = protocol.UnsupportedErr
 )
 
 // GameError is a failure of the game's rules found while playing it, with
-// the game's own terms in the message.
-type GameError struct {
-	Kind ErrorKind
-	Msg  string
-}
-
-func (e *GameError) Error() string { return string(e.Kind) + ": " + e.Msg }
+// the game's own terms in the message (protocol.GameError).
+type GameError = protocol.GameError
 
 // Errorf returns a *GameError.
 func Errorf(kind ErrorKind, format string, args ...any) *GameError {
-	return &GameError{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+	return protocol.Errorf(kind, format, args...)
+}
+
+// Designed is a Machine that chose among designs of its own (the tuple
+// prover's bottom-up or magic sets): a run's result file names the design
+// kept (protocol.KeyDesign).
+type Designed interface {
+	Machine
+	Design() string
+}
+
+// Tuned is a Machine built with knobs: Knobs returns those that are not
+// the defaults as "k=v,k=v" sorted by k ("" for none), for the result
+// file's protocol.KeyOptions, so that a run with other settings is told
+// apart from a default one.
+type Tuned interface {
+	Machine
+	Knobs() string
 }
 
 // Engine is a built-in engine.
@@ -113,9 +126,9 @@ type Engine struct {
 type NativeProgram struct {
 	Path string
 	// Setup holds the setup figures the program cannot know itself, in
-	// milliseconds, as result file keys (codegenMilliseconds,
-	// buildMilliseconds); they are added to its result file.
-	Setup map[string]int64
+	// milliseconds, as result file keys (protocol.KeyCodegenMilliseconds,
+	// protocol.KeyBuildMilliseconds); they are added to its result file.
+	Setup map[protocol.Key]int64
 	// Info describes the program, a line each (gdlperf engine info).
 	Info []string
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/cmd/gdlperf/cli"
-	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // TestCLI runs gdlperf engine run and engine trace with the compiled
@@ -25,9 +25,9 @@ func TestCLI(t *testing.T) {
 	require.Equal(t, 0, code, errb.String())
 	b, err := os.ReadFile(res)
 	require.NoError(t, err)
-	r, garbage := rollout.ParseResult(string(b))
+	r, garbage := protocol.Parse(string(b))
 	assert.Empty(t, garbage)
-	for _, k := range []string{"version", "millisecondsTaken", "numStateChanges", "numRollouts", "initMilliseconds", "peakRSSKiB", "gomaxprocs", "seed", "codegenMilliseconds", "buildMilliseconds"} {
+	for _, k := range []protocol.Key{"version", "millisecondsTaken", "numStateChanges", "numRollouts", "initMilliseconds", "cpuMilliseconds", "peakRSSKiB", "gomaxprocs", "seed", "design", "codegenMilliseconds", "buildMilliseconds"} {
 		_, ok := r.Get(k)
 		assert.True(t, ok, "result key %s", k)
 	}

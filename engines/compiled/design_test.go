@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines/compiled"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // TestDesignTraces forces each design of the program (-design) and
@@ -46,7 +47,7 @@ func TestDesignChoice(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, "magic sets", get(r, "design"))
 	keys := r.Keys()
-	assert.Equal(t, "design", keys[len(keys)-1])
+	assert.Equal(t, protocol.KeyDesign, keys[len(keys)-1])
 
 	code, r, stderr = runProgram(t, prog.Path, "-design", "magic", "-rollouts", "1", tg.path, "0")
 	require.Equal(t, 0, code, stderr)

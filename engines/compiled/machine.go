@@ -132,15 +132,32 @@ type stateInfo struct {
 
 var _ engines.Machine = (*Machine)(nil)
 
+// Option is a knob of New.
+type Option func(*options)
+
+type options struct{ design string }
+
+// WithDesign forces the program's design, "bottom-up" or "magic", as its
+// -design flag does (by default the warm-up chooses).
+func WithDesign(d string) Option { return func(o *options) { o.design = d } }
+
 // New builds (or finds in the cache) the program of g and starts it in
 // -serve mode. The program is killed when the machine is closed or
 // collected, and when this process dies.
-func New(g *gdl.Game) (*Machine, error) {
+func New(g *gdl.Game, opts ...Option) (*Machine, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	prog, err := prepare(g, canonicalSHA(g))
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(prog.Path, "-serve")
+	args := []string{"-serve"}
+	if o.design != "" {
+		args = append(args, "-design", o.design)
+	}
+	cmd := exec.Command(prog.Path, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	p := &process{cmd: cmd, stderr: &tailBuffer{max: 4096}}
 	cmd.Stderr = p.stderr

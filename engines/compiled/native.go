@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // buildTimeout bounds one go build.
@@ -154,7 +156,7 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 	dir := filepath.Join(parent, sha)
 	keepOnce.Do(func() { keepVersion(filepath.Join(root, "compiled"), Version, time.Now()) })
 	hit := func() *engines.NativeProgram {
-		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[string]int64{"codegenMilliseconds": 0, "buildMilliseconds": 0}, Info: readInfo(dir)}
+		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[protocol.Key]int64{protocol.KeyCodegenMilliseconds: 0, protocol.KeyBuildMilliseconds: 0}, Info: readInfo(dir)}
 	}
 	if entryValid(dir) {
 		return hit(), nil
@@ -215,9 +217,9 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 	if err := os.Rename(tmp, dir); err != nil {
 		return nil, fmt.Errorf("compiled: moving the build into the cache: %w", err)
 	}
-	return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[string]int64{
-		"codegenMilliseconds": codegen.Milliseconds(),
-		"buildMilliseconds":   build.Milliseconds(),
+	return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[protocol.Key]int64{
+		protocol.KeyCodegenMilliseconds: codegen.Milliseconds(),
+		protocol.KeyBuildMilliseconds:   build.Milliseconds(),
 	}, Info: readInfo(dir)}, nil
 }
 
@@ -230,8 +232,18 @@ func readInfo(dir string) []string {
 	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }
 
-// writeSources writes the generated files, the runtime (package rt) and
-// go.mod into dir.
+// The import path of package protocol in the runtime's sources, and in
+// the generated module, where it is a folder of its own beside rt.
+const (
+	protocolImport     = `"github.com/gdlperf/gdlperf/engines/protocol"`
+	progProtocolImport = `"gdlprog/protocol"`
+)
+
+// writeSources writes the generated files, the runtime (package rt), the
+// protocol package it speaks (package protocol, with rt's import of it
+// rewritten to the generated module's) and go.mod into dir. The program
+// needs the standard library only: a runtime file that imports any other
+// package of gdlperf is an error here, not a failed build.
 func writeSources(dir string, out *generated) error {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module gdlprog\n\ngo 1.22\n"), 0o644); err != nil {
 		return err
@@ -244,10 +256,19 @@ func writeSources(dir string, out *generated) error {
 			return err
 		}
 	}
-	if err := os.Mkdir(filepath.Join(dir, "rt"), 0o755); err != nil {
+	if err := copySources(source, "rt", filepath.Join(dir, "rt")); err != nil {
 		return err
 	}
-	names, err := fs.Glob(source, "rt/*.go")
+	return copySources(protocol.Source, ".", filepath.Join(dir, "protocol"))
+}
+
+// copySources copies the Go files of folder from of fsys, tests left out,
+// into the new folder to, with the import of package protocol rewritten.
+func copySources(fsys fs.FS, from, to string) error {
+	if err := os.Mkdir(to, 0o755); err != nil {
+		return err
+	}
+	names, err := fs.Glob(fsys, path.Join(from, "*.go"))
 	if err != nil {
 		return err
 	}
@@ -255,11 +276,15 @@ func writeSources(dir string, out *generated) error {
 		if strings.HasSuffix(n, "_test.go") {
 			continue
 		}
-		b, err := source.ReadFile(n)
+		b, err := fs.ReadFile(fsys, n)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+		b = bytes.ReplaceAll(b, []byte(protocolImport), []byte(progProtocolImport))
+		if bytes.Contains(b, []byte(`"github.com/gdlperf/gdlperf/`)) {
+			return fmt.Errorf("the runtime file %s imports a package of gdlperf other than protocol; the program may use the standard library only", n)
+		}
+		if err := os.WriteFile(filepath.Join(to, path.Base(n)), b, 0o644); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,12 +15,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines/compiled"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/engines/prover"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
 // runProgram runs the program and returns its exit status and result file.
-func runProgram(t *testing.T, path string, args ...string) (int, *rollout.Result, string) {
+func runProgram(t *testing.T, path string, args ...string) (int, *protocol.Result, string) {
 	t.Helper()
 	res := filepath.Join(t.TempDir(), "result.txt")
 	require.NoError(t, os.WriteFile(res, nil, 0o644))
@@ -37,12 +39,12 @@ func runProgram(t *testing.T, path string, args ...string) (int, *rollout.Result
 	}
 	b, err := os.ReadFile(res)
 	require.NoError(t, err)
-	r, garbage := rollout.ParseResult(string(b))
+	r, garbage := protocol.Parse(string(b))
 	assert.Empty(t, garbage)
 	return code, r, stderr.String()
 }
 
-func get(r *rollout.Result, key string) string {
+func get(r *protocol.Result, key protocol.Key) string {
 	v, _ := r.Get(key)
 	return v
 }
@@ -56,7 +58,7 @@ func TestResultFile(t *testing.T) {
 
 	code, r, stderr := runProgram(t, prog.Path, "-seed", "3", tg.path, "1")
 	require.Equal(t, 0, code, stderr)
-	assert.Equal(t, []string{"version", "millisecondsTaken", "numStateChanges", "numRollouts", "initMilliseconds", "peakRSSKiB", "gomaxprocs", "seed", "design"}, r.Keys())
+	assert.Equal(t, []protocol.Key{"version", "millisecondsTaken", "numStateChanges", "numRollouts", "initMilliseconds", "cpuMilliseconds", "peakRSSKiB", "gomaxprocs", "seed", "design"}, r.Keys())
 	assert.Equal(t, engine(t).Version, get(r, "version"))
 	assert.Equal(t, "3", get(r, "seed"))
 	ms, _ := strconv.Atoi(get(r, "millisecondsTaken"))
@@ -148,7 +150,7 @@ func TestHostileNames(t *testing.T) {
 	require.NoError(t, err)
 	var files []string
 	err = filepath.WalkDir(filepath.Dir(prog.Path), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && filepath.Base(filepath.Dir(path)) != "rt" {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !slices.Contains([]string{"rt", "protocol"}, filepath.Base(filepath.Dir(path))) {
 			files = append(files, path)
 		}
 		return err
@@ -161,5 +163,32 @@ func TestHostileNames(t *testing.T) {
 		for _, name := range []string{"pl`ay", "//s", "package //", "é", "</script>"} {
 			assert.False(t, strings.Contains(string(b), name), "%s holds %q", f, name)
 		}
+	}
+}
+
+// TestTimedRunIsRolloutRun pins the program's timed mode to rollout.Run at
+// the process level: with SECONDS = 0 every read of the clock says the time
+// is over, so the run ends at the first read (the 64th step of a rollout,
+// or after the first rollout) and is rollout.Run's with the same seed on
+// the program's own machine, to the state change. rt's
+// TestTimedLoopIsRolloutRun compares the clock reads of longer runs.
+func TestTimedRunIsRolloutRun(t *testing.T) {
+	for _, name := range []string{"tictactoe", "breakthrough"} {
+		t.Run(name, func(t *testing.T) {
+			tg := builtin(t, name)
+			prog, err := compiled.Native(tg.game, tg.rules)
+			require.NoError(t, err)
+			m, err := compiled.New(tg.game, compiled.WithDesign("bottom-up"))
+			require.NoError(t, err)
+			defer m.Close()
+			for _, seed := range []uint64{1, 2, 3} {
+				code, r, stderr := runProgram(t, prog.Path, "-design", "bottom-up", "-seed", strconv.FormatUint(seed, 10), tg.path, "0")
+				require.Equal(t, 0, code, stderr)
+				want, err := rollout.RunClock(m, protocol.NewClock(0), seed)
+				require.NoError(t, err)
+				assert.Equal(t, strconv.FormatInt(want.Rollouts, 10), get(r, protocol.KeyNumRollouts), "seed %d", seed)
+				assert.Equal(t, strconv.FormatInt(want.StateChanges, 10), get(r, protocol.KeyNumStateChanges), "seed %d", seed)
+			}
+		})
 	}
 }

@@ -1,13 +1,11 @@
 package rollout
 
 import (
-	"fmt"
-	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // Process is one benchmark run of a built-in engine, as the engine process
@@ -24,56 +22,38 @@ type Process struct {
 	Seed     uint64
 }
 
-// Run performs the run and returns the result file's content. A failure
-// of the game or the engine (a panic included) is a result with
-// errorMessage, never a crash of the caller; the error returned says the run
-// failed.
-func (p Process) Run() (res *Result, err error) {
-	res = &Result{}
-	res.Set("version", p.Engine.Version)
-	fail := func(e error) (*Result, error) {
-		res.Set("errorMessage", e.Error())
-		res.SetInt("peakRSSKiB", PeakRSSKiB())
-		return res, e
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			res, err = fail(fmt.Errorf("engine %s panicked: %v\n%s", p.Engine.Name, r, firstFrames(debug.Stack())))
+// Run performs the run and returns the result file's content
+// (protocol.Run); a machine that is engines.Designed or engines.Tuned adds
+// its design or its knobs. A failure of the game or the engine (a panic
+// included) is a result with errorMessage, never a crash of the caller; the
+// error returned says the run failed.
+func (p Process) Run() (*protocol.Result, error) {
+	var m engines.Machine
+	setup := func(extra *protocol.Result) error {
+		g, err := gdl.Load(p.File, p.Rules)
+		if err != nil {
+			return err
 		}
-	}()
-	start := time.Now()
-	g, err := gdl.Load(p.File, p.Rules)
-	if err != nil {
-		return fail(err)
+		if m, err = p.Engine.New(g); err != nil {
+			return err
+		}
+		if d, ok := m.(engines.Designed); ok && d.Design() != "" {
+			extra.Set(protocol.KeyDesign, d.Design())
+		}
+		if t, ok := m.(engines.Tuned); ok && t.Knobs() != "" {
+			extra.Set(protocol.KeyOptions, t.Knobs())
+		}
+		return nil
 	}
-	m, err := p.Engine.New(g)
-	if err != nil {
-		return fail(err)
+	play := func() (protocol.Stats, error) {
+		var st Stats
+		var err error
+		if p.Rollouts > 0 {
+			st, err = RunFixed(m, p.Rollouts, p.Seed)
+		} else {
+			st, err = Run(m, time.Duration(p.Seconds)*time.Second, p.Seed)
+		}
+		return st.Stats, err
 	}
-	initMs := time.Since(start).Milliseconds()
-	var st Stats
-	if p.Rollouts > 0 {
-		st, err = RunFixed(m, p.Rollouts, p.Seed)
-	} else {
-		st, err = Run(m, time.Duration(p.Seconds)*time.Second, p.Seed)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	res.SetInt("millisecondsTaken", st.Elapsed.Milliseconds())
-	res.SetInt("numStateChanges", st.StateChanges)
-	res.SetInt("numRollouts", st.Rollouts)
-	res.SetInt("initMilliseconds", initMs)
-	res.SetInt("peakRSSKiB", PeakRSSKiB())
-	res.SetInt("gomaxprocs", int64(runtime.GOMAXPROCS(0)))
-	res.Set("seed", fmt.Sprint(p.Seed))
-	return res, nil
-}
-
-func firstFrames(stack []byte) string {
-	const max = 2000
-	if len(stack) > max {
-		stack = stack[:max]
-	}
-	return string(stack)
+	return protocol.Run(p.Engine.Version, p.Engine.Name, time.Now(), p.Seed, setup, play)
 }

@@ -1,22 +1,22 @@
-// Package rollout runs the random rollouts that gdlperf measures, writes
-// the correctness traces that engines are compared by, and writes the
-// engine process's result file (ARCHITECTURE.md §3 and §4).
+// Package rollout runs the random rollouts that gdlperf measures over an
+// engines.Machine, writes the correctness traces that engines are compared
+// by, and is the engine process of the built-in engines (ARCHITECTURE.md
+// §3 and §4). The protocol itself (result file, trace lines, the rollout
+// loop's driver and clock) is package protocol's, which the compiled
+// prover's programs share.
 package rollout
 
 import (
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
-// Stats is what a timed run measured.
+// Stats is what a run measured.
 type Stats struct {
-	StateChanges int64
-	Rollouts     int64
-	Elapsed      time.Duration
+	protocol.Stats
 	// GoalSums is each role's goal values summed over the finished
 	// rollouts.
 	GoalSums []int64
@@ -29,39 +29,13 @@ type Stats struct {
 // run and is returned with the figures so far. A machine that is an
 // engines.Roller plays the rollouts with its own loop.
 func Run(m engines.Machine, d time.Duration, seed uint64) (Stats, error) {
-	c := &clock{deadline: time.Now().Add(d), every: 1}
+	return RunClock(m, protocol.NewClock(d), seed)
+}
+
+// RunClock is Run until the clock c says the time is over (protocol.Loop
+// reads it).
+func RunClock(m engines.Machine, c *protocol.Clock, seed uint64) (Stats, error) {
 	return run(m, seed, c, -1)
-}
-
-// clock tells a run when its time is over. Between rollouts it reads the
-// time only every few rollouts (as many as take about a quarter of a
-// millisecond: a read costs as much as a few state changes of a fast engine
-// on a small game), and at least every 64 state changes, as within a
-// rollout: a run ends at most 64 steps late.
-type clock struct {
-	deadline  time.Time
-	every, n  int
-	last      time.Time
-	lastSteps int64
-}
-
-func (c *clock) over() bool { return time.Now().After(c.deadline) }
-
-// overBetween is asked after each rollout, with the state changes so far.
-func (c *clock) overBetween(steps int64) bool {
-	if c.n++; c.n < c.every && steps-c.lastSteps < 64 {
-		return false
-	}
-	c.n, c.lastSteps = 0, steps
-	now := time.Now()
-	switch d := now.Sub(c.last); {
-	case d < 250*time.Microsecond && c.every < 1<<12:
-		c.every *= 2
-	case d > time.Millisecond && c.every > 1:
-		c.every /= 2
-	}
-	c.last = now
-	return now.After(c.deadline)
 }
 
 // RunRollouts plays exactly n of the rollouts that Run plays for seed,
@@ -74,86 +48,62 @@ func RunRollouts(m engines.Machine, n int64, seed uint64) (Stats, error) {
 
 // run plays rollouts until the clock says the time is over or, with
 // n >= 0, n rollouts are finished.
-func run(m engines.Machine, seed uint64, c *clock, n int64) (Stats, error) {
-	var over func() bool
-	if c != nil {
-		over = c.over
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	start := time.Now()
+func run(m engines.Machine, seed uint64, c *protocol.Clock, n int64) (Stats, error) {
+	rng := protocol.TimedRand(seed)
 	roles := len(m.Roles())
 	st := Stats{GoalSums: make([]int64, roles)}
 	goals := make([]int, roles)
-	var roll func() (stopped bool, err error)
+	var roll func(stop func() bool) (int64, bool, error)
 	if r, ok := m.(engines.Roller); ok {
-		roll = func() (bool, error) {
-			steps, stopped, err := r.Rollout(rng, over, goals)
-			st.StateChanges += steps
-			return stopped, err
-		}
+		roll = func(stop func() bool) (int64, bool, error) { return r.Rollout(rng, stop, goals) }
 	} else {
 		joint := make([]engines.Move, roles)
 		choose := func(_ int, legal []engines.Move) engines.Move { return legal[rng.IntN(len(legal))] }
-		roll = func() (bool, error) { return playout(m, joint, choose, 0, over, &st, goals) }
-	}
-	for n < 0 || st.Rollouts < n {
-		stopped, err := roll()
-		if err != nil || stopped {
-			st.Elapsed = time.Since(start)
-			return st, err
-		}
-		st.Rollouts++
-		for i, g := range goals {
-			st.GoalSums[i] += int64(g)
-		}
-		if c != nil && c.overBetween(st.StateChanges) {
-			break
+		roll = func(stop func() bool) (int64, bool, error) {
+			var steps int64
+			stopped, err := playout(m, joint, choose, 0, stop, &steps, goals)
+			return steps, stopped, err
 		}
 	}
-	st.Elapsed = time.Since(start)
-	return st, nil
+	var err error
+	st.Stats, err = protocol.Loop(c, n, func(_ int64, stop func() bool) (int64, bool, error) {
+		steps, stopped, err := roll(stop)
+		if err == nil && !stopped {
+			st.addGoals(goals)
+		}
+		return steps, stopped, err
+	})
+	return st, err
 }
 
-// RunFixed plays exactly n rollouts, each chosen as in a trace (rollout r
-// draws from rand.New(rand.NewPCG(seed, r)) over the legal moves sorted by
-// their text), so every correct engine does the same work and only the time
-// differs. Move texts are cached per move, so the sort costs little.
+func (st *Stats) addGoals(goals []int) {
+	for i, g := range goals {
+		st.GoalSums[i] += int64(g)
+	}
+}
+
+// RunFixed plays exactly n rollouts, each chosen as in a trace
+// (protocol.Chooser: rollout r draws from rand.New(rand.NewPCG(seed, r))
+// over the legal moves sorted by their text), so every correct engine does
+// the same work and only the time differs. A rollout longer than
+// MaxTraceSteps is a game error.
 func RunFixed(m engines.Machine, n int, seed uint64) (Stats, error) {
-	texts := map[engines.Move]string{}
-	text := func(mv engines.Move) string {
-		t, ok := texts[mv]
-		if !ok {
-			t = m.MoveText(mv)
-			texts[mv] = t
-		}
-		return t
-	}
-	var sorted []engines.Move
-	var rng *rand.Rand
-	choose := func(_ int, legal []engines.Move) engines.Move {
-		sorted = append(sorted[:0], legal...)
-		slices.SortFunc(sorted, func(a, b engines.Move) int { return strings.Compare(text(a), text(b)) })
-		sorted = slices.CompactFunc(sorted, func(a, b engines.Move) bool { return text(a) == text(b) })
-		return sorted[rng.IntN(len(sorted))]
-	}
+	ch := protocol.NewChooser(m.MoveText)
 	roles := len(m.Roles())
 	st := Stats{GoalSums: make([]int64, roles)}
 	joint := make([]engines.Move, roles)
 	goals := make([]int, roles)
-	start := time.Now()
-	for r := 0; r < n; r++ {
-		rng = rand.New(rand.NewPCG(seed, uint64(r)))
-		if _, err := playout(m, joint, choose, MaxTraceSteps, nil, &st, goals); err != nil {
-			st.Elapsed = time.Since(start)
-			return st, err
+	var err error
+	st.Stats, err = protocol.Loop(nil, int64(n), func(r int64, _ func() bool) (int64, bool, error) {
+		ch.Start(seed, r)
+		var steps int64
+		_, err := playout(m, joint, ch.Choose, MaxTraceSteps, nil, &steps, goals)
+		if err == nil {
+			st.addGoals(goals)
 		}
-		st.Rollouts++
-		for i, g := range goals {
-			st.GoalSums[i] += int64(g)
-		}
-	}
-	st.Elapsed = time.Since(start)
-	return st, nil
+		return steps, false, err
+	})
+	return st, err
 }
 
 // Playout plays one rollout of m through its methods, as Run does without
@@ -161,19 +111,20 @@ func RunFixed(m engines.Machine, n int, seed uint64) (Stats, error) {
 // the loop a Roller's Rollout must match, for an engine mode without its
 // own.
 func Playout(m engines.Machine, rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error) {
-	var st Stats
 	joint := make([]engines.Move, len(m.Roles()))
 	choose := func(_ int, legal []engines.Move) engines.Move { return legal[rng.IntN(len(legal))] }
-	stopped, err = playout(m, joint, choose, 0, stop, &st, goals)
-	return st.StateChanges, stopped, err
+	stopped, err = playout(m, joint, choose, 0, stop, &steps, goals)
+	return steps, stopped, err
 }
 
 // playout plays one rollout of m, choosing each role's move with choose, and
-// counts its state changes in st; the goals of its terminal state go to
-// goals. With maxSteps > 0, a rollout longer than
-// that is a game error; stop, when not nil, is asked every 64 steps and
-// ends the rollout unfinished when it says so.
-func playout(m engines.Machine, joint []engines.Move, choose func(role int, legal []engines.Move) engines.Move, maxSteps int, stop func() bool, st *Stats, goals []int) (stopped bool, err error) {
+// counts its state changes in steps; the goals of its terminal state go to
+// goals. With maxSteps > 0, a rollout longer than that is a game error;
+// stop, when not nil, is asked every 64 steps and ends the rollout
+// unfinished when it says so. It is the hot loop of every engine without
+// an own (engines.Roller); the compiled runtime's is its twin over native
+// states.
+func playout(m engines.Machine, joint []engines.Move, choose func(role int, legal []engines.Move) engines.Move, maxSteps int, stop func() bool, steps *int64, goals []int) (stopped bool, err error) {
 	s, err := m.Initial()
 	if err != nil {
 		return false, err
@@ -202,7 +153,7 @@ func playout(m engines.Machine, joint []engines.Move, choose func(role int, lega
 		if s, err = m.Next(s, joint); err != nil {
 			return false, err
 		}
-		st.StateChanges++
+		*steps++
 	}
 	g, err := m.Goals(s)
 	copy(goals, g)

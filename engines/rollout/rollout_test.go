@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/engines/prover"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
@@ -70,18 +72,74 @@ func TestTraceReportsGameError(t *testing.T) {
 	assert.Contains(t, last[len(last)-1], `"error":"no-legal-move: role r has no legal move in the state {t}"`)
 }
 
-func TestResultRoundTrip(t *testing.T) {
-	var r rollout.Result
-	r.Set("version", "1")
-	r.Set("errorMessage", "two\nlines")
-	r.SetInt("numRollouts", 3)
-	path := filepath.Join(t.TempDir(), "res.txt")
-	require.NoError(t, r.WriteFile(path))
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, "version = 1\nerrorMessage = two lines\nnumRollouts = 3\n", string(b))
-	back, garbage := rollout.ParseResult(string(b) + "garbage line\nextraKey = kept\n")
+// The deprecated string-keyed wrapper reads what protocol writes.
+func TestParseResultWrapper(t *testing.T) {
+	r := protocol.NewResult("1")
+	r.SetInt(protocol.KeyNumRollouts, 3)
+	back, garbage := rollout.ParseResult(r.String() + "garbage line\n")
 	assert.Equal(t, []string{"garbage line"}, garbage)
-	v, _ := back.Get("extraKey")
-	assert.Equal(t, "kept", v)
+	v, ok := back.Get("numRollouts")
+	assert.True(t, ok)
+	assert.Equal(t, "3", v)
+	assert.Equal(t, []protocol.Key{protocol.KeyVersion, protocol.KeyNumRollouts}, back.Keys())
+}
+
+// designed and tuned machines add their design and knobs to the result.
+type designed struct {
+	*prover.Machine
+	design, knobs string
+}
+
+func (d designed) Design() string { return d.design }
+func (d designed) Knobs() string  { return d.knobs }
+
+func TestProcessResult(t *testing.T) {
+	rules, err := os.ReadFile(filepath.Join(testGames, "ticTacToe.kif"))
+	if err != nil {
+		t.Skip(err)
+	}
+	tests := []struct {
+		name      string
+		new       func(g *gdl.Game) (engines.Machine, error)
+		rollouts  int
+		wantExtra map[protocol.Key]string
+		wantErr   string
+	}{
+		{"plain", func(g *gdl.Game) (engines.Machine, error) { return prover.NewMachine(g), nil }, 4, nil, ""},
+		{"designed and tuned", func(g *gdl.Game) (engines.Machine, error) {
+			return designed{prover.NewMachine(g), "magic sets", "mode=fullpass"}, nil
+		}, 4, map[protocol.Key]string{protocol.KeyDesign: "magic sets", protocol.KeyOptions: "mode=fullpass"}, ""},
+		{"defaults say nothing", func(g *gdl.Game) (engines.Machine, error) { return designed{prover.NewMachine(g), "", ""}, nil }, 4, nil, ""},
+		{"setup fails", func(*gdl.Game) (engines.Machine, error) { return nil, engines.Errorf(engines.UnsupportedErr, "no") }, 4, nil, "unsupported: no"},
+		{"setup panics", func(*gdl.Game) (engines.Machine, error) { panic("bug") }, 4, nil, "engine e panicked: bug"},
+		{"timed", func(g *gdl.Game) (engines.Machine, error) { return prover.NewMachine(g), nil }, 0, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := rollout.Process{Engine: engines.Engine{Name: "e", Version: "v", New: tt.new}, File: "ticTacToe.kif", Rules: rules, Rollouts: tt.rollouts, Seed: 2}
+			res, err := p.Run()
+			require.NotNil(t, res)
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				msg, _ := res.Get(protocol.KeyErrorMessage)
+				assert.True(t, strings.HasPrefix(msg, tt.wantErr), msg)
+				return
+			}
+			require.NoError(t, err)
+			keys := []protocol.Key{protocol.KeyVersion, protocol.KeyMillisecondsTaken, protocol.KeyNumStateChanges, protocol.KeyNumRollouts,
+				protocol.KeyInitMilliseconds, protocol.KeyCPUMilliseconds, protocol.KeyPeakRSSKiB, protocol.KeyGOMAXPROCS, protocol.KeySeed}
+			for _, k := range []protocol.Key{protocol.KeyDesign, protocol.KeyOptions} {
+				if v, ok := tt.wantExtra[k]; ok {
+					keys = append(keys, k)
+					got, _ := res.Get(k)
+					assert.Equal(t, v, got)
+				}
+			}
+			assert.Equal(t, keys, res.Keys())
+			if tt.rollouts > 0 {
+				n, _ := res.Get(protocol.KeyNumRollouts)
+				assert.Equal(t, "4", n)
+			}
+		})
+	}
 }

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 	"github.com/gdlperf/gdlperf/harness"
 )
@@ -64,12 +63,15 @@ func runEngineList(streams *IO, manifest string, check bool) error {
 	}
 	fmt.Fprintln(w, header)
 	for _, e := range engines.List() {
-		fmt.Fprintf(w, "%s\t%s\tbuilt-in\tyes\tyes\tgdlperf engine run %s", e.Name, e.Version, e.Name)
+		fmt.Fprintf(w, "%s\t%s\tbuilt-in\tyes\tyes\tgdlperf engine run %s", e.Name, protocol.SafeText(e.Version), e.Name)
 		if check {
 			fmt.Fprint(w, "\t-")
 		}
 		fmt.Fprintln(w)
 	}
+	// The names, versions and commands of the manifest and what an engine
+	// reports are shown escaped (protocol.SafeText): no escape sequence or
+	// bidi override reaches the terminal.
 	var failed []string
 	for _, e := range ext {
 		version := e.Version
@@ -83,14 +85,14 @@ func runEngineList(streams *IO, manifest string, check bool) error {
 		if len(e.Env) > 0 {
 			command = strings.Join(e.Env, " ") + " " + command
 		}
-		fmt.Fprintf(w, "%s\t%s\texternal\t%s\t%s\t%s", e.Name, version, yesNo(len(e.TraceCommand) > 0), yesNo(e.FixedWork), command)
+		fmt.Fprintf(w, "%s\t%s\texternal\t%s\t%s\t%s", protocol.SafeText(e.Name), protocol.SafeText(version), yesNo(len(e.TraceCommand) > 0), yesNo(e.FixedWork), protocol.SafeText(command))
 		if check {
 			res := harness.CheckCompat(context.Background(), e, harness.ChildOptions{CPU: -1})
 			if res.OK {
-				fmt.Fprintf(w, "\tok (%s reported version %s)", e.Name, res.Outcome.Version)
+				fmt.Fprintf(w, "\tok (%s reported version %s)", protocol.SafeText(e.Name), protocol.SafeText(res.Outcome.Version))
 			} else {
 				fmt.Fprint(w, "\tFAILED")
-				failed = append(failed, e.Name+": "+res.Reason)
+				failed = append(failed, protocol.SafeText(e.Name+": "+res.Reason))
 			}
 		}
 		fmt.Fprintln(w)
@@ -162,8 +164,10 @@ func NewCmdEngineRun(streams *IO, runF func(*EngineRunOptions) error) *cobra.Com
 loads GAME_FILE (or builtin:NAME), builds the engine (setup, not timed), runs
 random rollouts for SECONDS and writes RESULT_FILE as "key = value" lines:
 version, millisecondsTaken, numStateChanges, numRollouts, initMilliseconds,
-peakRSSKiB, gomaxprocs and seed; or version and errorMessage on failure, with
-exit status 1.`,
+cpuMilliseconds (the CPU time of the rollouts), peakRSSKiB, gomaxprocs and
+seed, then design (the design kept) and options (non-default knobs, such
+as the propnet's GDLPERF_PROPNET_* settings) where the engine has them; or
+version and errorMessage on failure, with exit status 1.`,
 		Args: cobra.ExactArgs(4),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Engine, opts.Game, opts.Result = args[0], args[1], args[2]
@@ -186,20 +190,18 @@ exit status 1.`,
 func runEngineRun(opts *EngineRunOptions) error {
 	e, err := lookupEngine(opts.Engine)
 	if err != nil {
-		res := &rollout.Result{}
-		res.Set("version", "unknown")
-		res.Set("errorMessage", err.Error())
+		res := protocol.NewResult("unknown")
+		res.Set(protocol.KeyErrorMessage, err.Error())
 		if werr := res.WriteFile(opts.Result); werr != nil {
 			return withCode(ExitFailure, fmt.Errorf("%v; and writing the result file: %v", err, werr))
 		}
 		return err
 	}
 	name, src, err := readGame(opts.Game)
-	var res *rollout.Result
+	var res *protocol.Result
 	if err != nil {
-		res = &rollout.Result{}
-		res.Set("version", e.Version)
-		res.Set("errorMessage", err.Error())
+		res = protocol.NewResult(e.Version)
+		res.Set(protocol.KeyErrorMessage, err.Error())
 	} else if e.Native != nil {
 		return runEngineRunNative(opts, e, name, src)
 	} else {
@@ -272,32 +274,12 @@ func runEngineTrace(opts *EngineTraceOptions) error {
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
-	if opts.Trace == "-" {
-		w := bufio.NewWriter(opts.IO.Out)
-		terr := rollout.Trace(w, m, e.Name, e.Version, opts.Seed, opts.Rollouts)
-		if err := w.Flush(); err != nil {
-			return withCode(ExitFailure, err)
-		}
-		if terr != nil {
-			return withCode(ExitFailure, terr)
-		}
-		return nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(opts.Trace), ".trace-*")
+	// The trace is kept even when the game failed: its last line says where.
+	err = protocol.WriteTrace(opts.Trace, opts.IO.Out, func(w io.Writer) error {
+		return rollout.Trace(w, m, e.Name, e.Version, opts.Seed, opts.Rollouts)
+	})
 	if err != nil {
 		return withCode(ExitFailure, err)
-	}
-	terr := rollout.Trace(tmp, m, e.Name, e.Version, opts.Seed, opts.Rollouts)
-	if cerr := tmp.Close(); cerr != nil && terr == nil {
-		terr = cerr
-	}
-	// The trace is kept even when the game failed: its last line says where.
-	if err := os.Rename(tmp.Name(), opts.Trace); err != nil {
-		os.Remove(tmp.Name())
-		return withCode(ExitFailure, err)
-	}
-	if terr != nil {
-		return withCode(ExitFailure, terr)
 	}
 	return nil
 }

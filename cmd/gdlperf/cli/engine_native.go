@@ -14,7 +14,7 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
-	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // prepareNative loads the game and prepares the engine's own program for
@@ -88,10 +88,8 @@ func runNative(path string, args []string, stdout, stderr io.Writer) error {
 // to the result file the program wrote.
 func runEngineRunNative(opts *EngineRunOptions, e engines.Engine, name string, src []byte) error {
 	fail := func(err error) error {
-		res := &rollout.Result{}
-		res.Set("version", e.Version)
-		res.Set("errorMessage", err.Error())
-		res.SetInt("peakRSSKiB", rollout.PeakRSSKiB())
+		res := protocol.NewResult(e.Version)
+		res.Fail(err)
 		if werr := res.WriteFile(opts.Result); werr != nil {
 			return withCode(ExitFailure, fmt.Errorf("%v; and writing the result file: %v", err, werr))
 		}
@@ -115,17 +113,17 @@ func runEngineRunNative(opts *EngineRunOptions, e engines.Engine, name string, s
 		}
 		return fail(fmt.Errorf("engine program %s: %v", filepath.Base(prog.Path), runErr))
 	}
-	res, _ := rollout.ParseResult(string(text))
+	res, _ := protocol.Parse(string(text))
 	init := setupMs
-	if v, ok := res.Get("initMilliseconds"); ok {
+	if v, ok := res.Get(protocol.KeyInitMilliseconds); ok {
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 			init += n
 		}
 	}
-	if _, failed := res.Get("errorMessage"); !failed {
-		res.SetInt("initMilliseconds", init)
+	if _, failed := res.Get(protocol.KeyErrorMessage); !failed {
+		res.SetInt(protocol.KeyInitMilliseconds, init)
 	}
-	for _, k := range []string{"codegenMilliseconds", "buildMilliseconds"} {
+	for _, k := range []protocol.Key{protocol.KeyCodegenMilliseconds, protocol.KeyBuildMilliseconds} {
 		res.SetInt(k, prog.Setup[k])
 	}
 	if werr := res.WriteFile(opts.Result); werr != nil {

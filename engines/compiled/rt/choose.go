@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // The designs of a program: the game's rules evaluated bottom-up as they
@@ -46,7 +48,7 @@ var warmDeadline time.Time
 // checkWarm fails the current question once the warm-up round is over.
 func checkWarm() {
 	if !warmDeadline.IsZero() && time.Now().After(warmDeadline) {
-		Fail(ResourceLimit, "the warm-up ran over %s", warmTime)
+		Fail(protocol.ResourceLimit, "the warm-up ran over %s", warmTime)
 	}
 }
 
@@ -153,11 +155,11 @@ func (e *Engine) warmRate(round uint64) float64 {
 	start := time.Now()
 	warmDeadline = start.Add(warmTime)
 	defer func() { warmDeadline = time.Time{} }()
-	var st stats
-	over := func() bool { return st.stateChanges >= warmSteps || time.Now().After(warmDeadline) }
+	var steps int64
+	over := func() bool { return steps >= warmSteps || time.Now().After(warmDeadline) }
 	joint := make([]int32, len(e.Roles))
 	for !over() {
-		if stopped, err := e.playout(joint, choose, 0, over, &st); err != nil || stopped {
+		if stopped, err := e.playout(joint, choose, 0, over, &steps); err != nil || stopped {
 			break
 		}
 	}
@@ -167,7 +169,7 @@ func (e *Engine) warmRate(round uint64) float64 {
 	e.movesValid = false
 	e.stateGen++
 	e.moveGen++
-	return float64(st.stateChanges) / max(el.Seconds(), 1e-6)
+	return float64(steps) / max(el.Seconds(), 1e-6)
 }
 
 // release drops an engine's data (the generated package's variables keep

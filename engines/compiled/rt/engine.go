@@ -3,50 +3,24 @@ package rt
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
-
-// ErrorKind classifies game errors, as engines.ErrorKind does.
-type ErrorKind string
-
-// The kinds of game errors (the same texts as package engines).
-const (
-	NoLegalMove    ErrorKind = "no-legal-move"
-	GoalCount      ErrorKind = "goal-count"
-	GoalValue      ErrorKind = "goal-value"
-	NonGround      ErrorKind = "non-ground"
-	BadMove        ErrorKind = "bad-move"
-	ResourceLimit  ErrorKind = "resource-limit"
-	UnsupportedErr ErrorKind = "unsupported"
-)
-
-// GameError is a failure of the game's rules found while playing it.
-type GameError struct {
-	Kind ErrorKind
-	Msg  string
-}
-
-func (e *GameError) Error() string { return string(e.Kind) + ": " + e.Msg }
-
-// Errorf returns a *GameError.
-func Errorf(kind ErrorKind, format string, args ...any) *GameError {
-	return &GameError{Kind: kind, Msg: fmt.Sprintf(format, args...)}
-}
 
 // Fail stops the evaluation with a game error; the question that runs it
 // returns the error.
-func Fail(kind ErrorKind, format string, args ...any) {
-	panic(Errorf(kind, format, args...))
+func Fail(kind protocol.ErrorKind, format string, args ...any) {
+	panic(protocol.Errorf(kind, format, args...))
 }
 
 // guard turns a Fail into an error; questions defer it.
 func (e *Engine) guard(err *error) {
 	if r := recover(); r != nil {
-		ge, ok := r.(*GameError)
+		ge, ok := r.(*protocol.GameError)
 		if !ok {
 			panic(r)
 		}
@@ -129,13 +103,13 @@ func (e *Engine) Load() (err error) {
 	next := func() int64 {
 		v, n := binary.Varint(d[pos:])
 		if n <= 0 {
-			panic(Errorf(UnsupportedErr, "the program's game data is corrupt at byte %d", pos))
+			panic(protocol.Errorf(protocol.UnsupportedErr, "the program's game data is corrupt at byte %d", pos))
 		}
 		pos += n
 		return v
 	}
 	if string(d[:5]) != "GDLC1" {
-		return Errorf(UnsupportedErr, "the program's game data has a bad header")
+		return protocol.Errorf(protocol.UnsupportedErr, "the program's game data has a bad header")
 	}
 	pos = 5
 	nc := int(next())
@@ -159,7 +133,7 @@ func (e *Engine) Load() (err error) {
 			args = append(args, int32(next()))
 		}
 		if id := e.S.InternN(fk, args); int(id) != nc+i {
-			return Errorf(UnsupportedErr, "the program's game data interns term %d as %d", nc+i, id)
+			return protocol.Errorf(protocol.UnsupportedErr, "the program's game data interns term %d as %d", nc+i, id)
 		}
 	}
 	nfacts := int(next())
@@ -174,7 +148,7 @@ func (e *Engine) Load() (err error) {
 		}
 	}
 	if pos != len(d) {
-		return Errorf(UnsupportedErr, "the program's game data has %d bytes too many", len(d)-pos)
+		return protocol.Errorf(protocol.UnsupportedErr, "the program's game data has %d bytes too many", len(d)-pos)
 	}
 	e.moves = make([][]int32, len(e.Roles))
 	e.empty = &State{}
@@ -324,7 +298,7 @@ func (e *Engine) Legal(s *State, role int) (moves []int32, err error) {
 	}
 	e.moves[role] = moves
 	if len(moves) == 0 {
-		return nil, Errorf(NoLegalMove, "role %s has no legal move in the state %s", e.S.Text(e.Roles[role]), e.StateText(s))
+		return nil, protocol.Errorf(protocol.NoLegalMove, "role %s has no legal move in the state %s", e.S.Text(e.Roles[role]), e.StateText(s))
 	}
 	return moves, nil
 }
@@ -332,11 +306,11 @@ func (e *Engine) Legal(s *State, role int) (moves []int32, err error) {
 // Next returns the state after the joint move.
 func (e *Engine) Next(s *State, joint []int32) (next *State, err error) {
 	if len(joint) != len(e.Roles) {
-		return nil, Errorf(BadMove, "a joint move needs %d moves, not %d", len(e.Roles), len(joint))
+		return nil, protocol.Errorf(protocol.BadMove, "a joint move needs %d moves, not %d", len(e.Roles), len(joint))
 	}
 	for i, mv := range joint {
 		if mv < 0 || int(mv) >= e.S.Size() {
-			return nil, Errorf(BadMove, "move %d of role %s is not a term of this game", mv, e.S.Text(e.Roles[i]))
+			return nil, protocol.Errorf(protocol.BadMove, "move %d of role %s is not a term of this game", mv, e.S.Text(e.Roles[i]))
 		}
 	}
 	defer e.guard(&err)
@@ -364,12 +338,12 @@ func (e *Engine) Goals(s *State) (goals []int, err error) {
 				texts[j] = e.S.Text(v)
 			}
 			sort.Strings(texts)
-			return nil, Errorf(GoalCount, "role %s has %d goal values [%s] in the state %s; it needs exactly one", e.S.Text(role), len(vals), strings.Join(texts, " "), e.StateText(s))
+			return nil, protocol.Errorf(protocol.GoalCount, "role %s has %d goal values [%s] in the state %s; it needs exactly one", e.S.Text(role), len(vals), strings.Join(texts, " "), e.StateText(s))
 		}
 		text := e.S.Text(vals[0])
 		n, err := strconv.Atoi(text)
 		if err != nil {
-			return nil, Errorf(GoalValue, "role %s has the goal value %s, which is not an integer", e.S.Text(role), text)
+			return nil, protocol.Errorf(protocol.GoalValue, "role %s has the goal value %s, which is not an integer", e.S.Text(role), text)
 		}
 		goals[i] = n
 	}
@@ -404,9 +378,12 @@ func (e *Engine) RoleNames() []string {
 	return out
 }
 
+// MoveText returns the text of a move.
+func (e *Engine) MoveText(m int32) string { return e.S.Text(m) }
+
 // asGameError reports whether err is a game error.
-func asGameError(err error) (*GameError, bool) {
-	var ge *GameError
+func asGameError(err error) (*protocol.GameError, bool) {
+	var ge *protocol.GameError
 	ok := errors.As(err, &ge)
 	return ge, ok
 }

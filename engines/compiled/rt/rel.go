@@ -1,6 +1,10 @@
 package rt
 
-import "time"
+import (
+	"time"
+
+	"github.com/gdlperf/gdlperf/engines/protocol"
+)
 
 // Rel is a set of fixed-width tuples of term ids, stored row after row in
 // one flat slice (append only until cleared, so the rows a semi-naive round
@@ -44,7 +48,7 @@ func tick() {
 	ticks++
 	if ticks&0xffff == 0 {
 		if !staticDeadline.IsZero() && time.Now().After(staticDeadline) {
-			Fail(ResourceLimit, "the static relations took over %s to compute", staticBudget)
+			Fail(protocol.ResourceLimit, "the static relations took over %s to compute", staticBudget)
 		}
 		checkWarm()
 	}
@@ -188,7 +192,7 @@ func (r *Rel) AddN(t []int32) bool {
 	r.N++
 	Cells += int64(r.W)
 	if Cells > MaxCells {
-		Fail(ResourceLimit, "the relations hold more than %d values", MaxCells)
+		Fail(protocol.ResourceLimit, "the relations hold more than %d values", MaxCells)
 	}
 	if int(r.N)*2 > len(r.set) {
 		r.growSet()
@@ -254,7 +258,7 @@ func (r *Rel) push1(v int32) {
 	r.N++
 	Cells++
 	if Cells > MaxCells {
-		Fail(ResourceLimit, "the relations hold more than %d values", MaxCells)
+		Fail(protocol.ResourceLimit, "the relations hold more than %d values", MaxCells)
 	}
 	for _, ix := range r.Ix {
 		if !ix.stale {

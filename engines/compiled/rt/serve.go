@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // Reply is one line of the -serve protocol's answers, a JSON object.
@@ -82,12 +84,12 @@ func (e *Engine) Serve(r io.Reader, w io.Writer) error {
 		var rep Reply
 		state := func() *State {
 			if len(nums) == 0 {
-				rep.Err = &ReplyError{Kind: string(BadMove), Msg: "no state handle"}
+				rep.Err = &ReplyError{Kind: string(protocol.BadMove), Msg: "no state handle"}
 				return nil
 			}
 			s := states[int(nums[0])]
 			if s == nil {
-				rep.Err = &ReplyError{Kind: string(BadMove), Msg: fmt.Sprintf("unknown state handle %d", nums[0])}
+				rep.Err = &ReplyError{Kind: string(protocol.BadMove), Msg: fmt.Sprintf("unknown state handle %d", nums[0])}
 			}
 			return s
 		}

@@ -1,8 +1,12 @@
 // Package rt is the fixed, game-independent part of a compiled GDL program:
 // interned terms, tuple sets with hash indexes, the evaluation of units, the
-// rollout loops, traces, the result file and the -serve line protocol. The
-// generator copies these files beside the code it writes for one game.
+// rollout loop, its command line and the -serve line protocol; the engine
+// process protocol (result file, traces, the loop's driver and clock) is
+// package protocol's, which the generator copies beside it. The generator
+// copies these files beside the code it writes for one game.
 package rt
+
+import "github.com/gdlperf/gdlperf/engines/protocol"
 
 // Store interns ground terms to int32 ids. Constants are 0..NumConsts-1
 // (their functor is 0); a function term has a functor > 0 and its
@@ -164,7 +168,7 @@ func (s *Store) add(i uint32, fk int32, args []int32) int32 {
 	}
 	id := int32(len(s.Fk))
 	if int(id) >= s.MaxTerms {
-		Fail(ResourceLimit, "the game made more than %d ground terms", s.MaxTerms)
+		Fail(protocol.ResourceLimit, "the game made more than %d ground terms", s.MaxTerms)
 	}
 	tick()
 	s.Fk = append(s.Fk, fk)

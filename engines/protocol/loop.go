@@ -1,0 +1,149 @@
+package protocol
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Stats is what a run of rollouts measured.
+type Stats struct {
+	StateChanges int64
+	Rollouts     int64 // finished rollouts
+	Elapsed      time.Duration
+}
+
+// Play plays rollout r (counted from 0) of a run and returns its state
+// changes, finished or not. stop, when not nil, is to be asked every 64
+// steps (before step 63, 127, ...); when it says the time is over, the
+// rollout ends unfinished with stopped set.
+type Play func(r int64, stop func() bool) (steps int64, stopped bool, err error)
+
+// Loop plays rollouts one after another with play: until c says the time
+// is over (c not nil: a timed run) or n rollouts are finished (n >= 0). A
+// timed run asks the clock within a rollout (c.Over, passed to play as
+// stop) and after each finished one (c.OverBetween); the state changes of
+// an unfinished last rollout count. A game error stops the run and is
+// returned with the figures so far. Every engine's timed runs go through
+// this loop, so that they all read the clock the same way.
+func Loop(c *Clock, n int64, play Play) (Stats, error) {
+	var stop func() bool
+	if c != nil {
+		stop = c.Over
+	}
+	var st Stats
+	start := time.Now()
+	for n < 0 || st.Rollouts < n {
+		steps, stopped, err := play(st.Rollouts, stop)
+		st.StateChanges += steps
+		if err != nil || stopped {
+			st.Elapsed = time.Since(start)
+			return st, err
+		}
+		st.Rollouts++
+		if c != nil && c.OverBetween(st.StateChanges) {
+			break
+		}
+	}
+	st.Elapsed = time.Since(start)
+	return st, nil
+}
+
+// TimedRand is the random source of a timed run with seed: one stream for
+// all its rollouts.
+func TimedRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
+
+// Clock tells a timed run when its time is over. Within a rollout it is
+// read every 64 steps (Over). Between rollouts (OverBetween) it is read only
+// every few rollouts, as many as take about a quarter of a millisecond (a
+// read costs as much as a few state changes of a fast engine on a small
+// game), and at least every 64 state changes: a run ends at most 64 steps
+// late.
+type Clock struct {
+	now       func() time.Time
+	deadline  time.Time
+	every, n  int
+	last      time.Time
+	lastSteps int64
+}
+
+// NewClock returns the clock of a run of d from now.
+func NewClock(d time.Duration) *Clock { return NewClockFunc(time.Now, d) }
+
+// NewClockFunc returns the clock of a run of d that reads the time with
+// now (a test's counterfeit time).
+func NewClockFunc(now func() time.Time, d time.Duration) *Clock {
+	return &Clock{now: now, deadline: now().Add(d), every: 1}
+}
+
+// Over reports whether the time is over; it reads the clock.
+func (c *Clock) Over() bool {
+	return c.now().After(c.deadline)
+}
+
+// OverBetween is asked after each finished rollout, with the state changes
+// so far; it reads the clock only when it is time to.
+func (c *Clock) OverBetween(steps int64) bool {
+	if c.n++; c.n < c.every && steps-c.lastSteps < 64 {
+		return false
+	}
+	c.n, c.lastSteps = 0, steps
+	now := c.now()
+	switch d := now.Sub(c.last); {
+	case d < 250*time.Microsecond && c.every < 1<<12:
+		c.every *= 2
+	case d > time.Millisecond && c.every > 1:
+		c.every /= 2
+	}
+	c.last = now
+	return now.After(c.deadline)
+}
+
+// Chooser makes the move choices of traces and fixed-work runs: for
+// rollout r, rand.New(rand.NewPCG(seed, r)) draws each role's move from its
+// legal moves sorted by their text, duplicates dropped, so every correct
+// engine makes the same choices. The texts are cached per move.
+type Chooser[M comparable] struct {
+	text   func(M) string
+	texts  map[M]string
+	sorted []M
+	rng    *rand.Rand
+}
+
+// NewChooser returns a chooser over moves printed by text.
+func NewChooser[M comparable](text func(M) string) *Chooser[M] {
+	return &Chooser[M]{text: text, texts: map[M]string{}}
+}
+
+// Start starts rollout r of seed's choices.
+func (c *Chooser[M]) Start(seed uint64, r int64) { c.rng = rand.New(rand.NewPCG(seed, uint64(r))) }
+
+// Text returns the text of mv.
+func (c *Chooser[M]) Text(mv M) string {
+	t, ok := c.texts[mv]
+	if !ok {
+		t = c.text(mv)
+		c.texts[mv] = t
+	}
+	return t
+}
+
+// Sorted returns legal sorted by text without duplicate texts; the slice is
+// reused by the next call.
+func (c *Chooser[M]) Sorted(legal []M) []M {
+	c.sorted = append(c.sorted[:0], legal...)
+	slices.SortFunc(c.sorted, func(a, b M) int { return strings.Compare(c.Text(a), c.Text(b)) })
+	c.sorted = slices.CompactFunc(c.sorted, func(a, b M) bool { return c.Text(a) == c.Text(b) })
+	return c.sorted
+}
+
+// Pick returns the index of the move drawn from n sorted ones.
+func (c *Chooser[M]) Pick(n int) int { return c.rng.IntN(n) }
+
+// Choose draws a move from legal; role is unused (every role draws from
+// the same stream, in role order).
+func (c *Chooser[M]) Choose(_ int, legal []M) M {
+	s := c.Sorted(legal)
+	return s[c.Pick(len(s))]
+}
