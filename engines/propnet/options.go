@@ -3,6 +3,7 @@ package propnet
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -149,6 +150,58 @@ func OptionsFromEnv() (Options, error) {
 		return o, fmt.Errorf("%s=%q: want fast or fullpass", envMode, s)
 	}
 	return o, nil
+}
+
+// Knobs returns the options that are not the defaults as "k=v,k=v",
+// sorted by k ("" when all are): max_time, max_memory (MiB), max_size and
+// mode, as GDLPERF_PROPNET_* set them, and legal, no_optimise and
+// no_partial_factoring, the knobs of tests. A run's result file carries
+// them (engines.Tuned), so a full-pass run is not taken for a fast one.
+func (o Options) Knobs() string {
+	d := DefaultOptions()
+	var kv []string
+	add := func(k, v string) { kv = append(kv, k+"="+v) }
+	if o.MaxTime != d.MaxTime {
+		add("max_time", o.MaxTime.String())
+	}
+	if o.MaxMemory != d.MaxMemory {
+		if o.MaxMemory%(1<<20) == 0 {
+			add("max_memory", strconv.FormatInt(o.MaxMemory>>20, 10))
+		} else {
+			add("max_memory", strconv.FormatInt(o.MaxMemory, 10)+"B")
+		}
+	}
+	if o.MaxSize != d.MaxSize {
+		add("max_size", strconv.Itoa(o.MaxSize))
+	}
+	if o.Mode != d.Mode {
+		add("mode", o.Mode.String())
+	}
+	if o.Legal != d.Legal {
+		add("legal", o.Legal.String())
+	}
+	if o.NoOptimise {
+		add("no_optimise", "true")
+	}
+	if o.NoPartialFactoring {
+		add("no_partial_factoring", "true")
+	}
+	sort.Strings(kv)
+	return strings.Join(kv, ",")
+}
+
+// Knobs returns the non-default options the machine was built with
+// (Options.Knobs).
+func (m *Machine) Knobs() string { return m.Build.Options.Knobs() }
+
+func (l LegalLayout) String() string {
+	switch l {
+	case LegalRead:
+		return "read"
+	case LegalTriggers:
+		return "triggers"
+	}
+	return "auto"
 }
 
 // RefusalKind says why a game was refused.
