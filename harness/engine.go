@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,16 @@ type Engine struct {
 	TraceCommand []string
 	// FixedWork says the engine takes --rollouts N before its arguments.
 	FixedWork bool
+}
+
+// ID is how engines are told apart: NAME@VERSION, or NAME when the
+// version is empty. A manifest may hold two versions of one name, so maps
+// of engines are keyed by ID, never by name alone.
+func (e *Engine) ID() string {
+	if e.Version == "" {
+		return e.Name
+	}
+	return e.Name + "@" + e.Version
 }
 
 // BuiltinEngines returns the registered engines, run through exe (the
@@ -65,6 +76,10 @@ func BuiltinEngines(exe string) []*Engine {
 //
 // The harness appends GAME_FILE RESULT_FILE SECONDS to the command, so a
 // gdl-perf start_perf_test.sh engine is a command of one element.
+//
+// Two entries may share a name when their versions differ (two builds of
+// one engine, to compare: gdlperf ab tp@1.0 tp@2.0, gdlperf run --engines
+// tp@1.0,tp@2.0); such entries each need a version.
 type Manifest struct {
 	Engines []ManifestEngine `json:"engines" toml:"engines"`
 }
@@ -178,19 +193,24 @@ func LoadManifest(path string) ([]*Engine, error) {
 	if abs, err := filepath.Abs(base); err == nil {
 		base = abs
 	}
-	seen := map[string]bool{}
+	versions := map[string][]string{} // name -> versions so far
 	var out []*Engine
 	for i, me := range m.Engines {
 		if me.Name == "" || len(me.Command) == 0 || me.Command[0] == "" {
 			return nil, fmt.Errorf("%s: engine %d needs a name and a command", path, i+1)
 		}
-		if strings.ContainsAny(me.Name, "/\\ \t\n,") {
-			return nil, fmt.Errorf("%s: engine name %q may not contain spaces, commas or slashes", path, me.Name)
+		if strings.ContainsAny(me.Name, "/\\ \t\n,@") {
+			return nil, fmt.Errorf("%s: engine name %q may not contain spaces, commas, slashes or @", path, me.Name)
 		}
-		if seen[me.Name] {
-			return nil, fmt.Errorf("%s: engine %s is named twice", path, me.Name)
+		if prev, ok := versions[me.Name]; ok {
+			if me.Version == "" || slices.Contains(prev, "") {
+				return nil, fmt.Errorf("%s: engine %s is named twice; two entries of one name need a version each (version = \"1.0\", version = \"2.0\")", path, me.Name)
+			}
+			if slices.Contains(prev, me.Version) {
+				return nil, fmt.Errorf("%s: engine %s version %s is named twice", path, me.Name, me.Version)
+			}
 		}
-		seen[me.Name] = true
+		versions[me.Name] = append(versions[me.Name], me.Version)
 		e := &Engine{Name: me.Name, Version: me.Version, Dir: me.Dir, FixedWork: me.FixedWork}
 		if e.Dir != "" && !filepath.IsAbs(e.Dir) {
 			e.Dir = filepath.Join(base, e.Dir)

@@ -67,6 +67,9 @@ func TestLoadManifestErrors(t *testing.T) {
 		{"no command", "e.toml", "[[engines]]\nname = \"x\"\n", "needs a name and a command"},
 		{"twice", "e.toml", "[[engines]]\nname = \"x\"\ncommand = \"a\"\n[[engines]]\nname = \"x\"\ncommand = \"b\"\n", "named twice"},
 		{"bad name", "e.json", `{"engines": [{"name": "a b", "command": "y"}]}`, "may not contain"},
+		{"@ in a name", "e.json", `{"engines": [{"name": "a@1", "command": "y"}]}`, "or @"},
+		{"one version twice", "e.toml", "[[engines]]\nname = \"x\"\nversion = \"1\"\ncommand = \"a\"\n[[engines]]\nname = \"x\"\nversion = \"1\"\ncommand = \"b\"\n", "engine x version 1 is named twice"},
+		{"twice, one without a version", "e.toml", "[[engines]]\nname = \"x\"\nversion = \"1\"\ncommand = \"a\"\n[[engines]]\nname = \"x\"\ncommand = \"b\"\n", "need a version each"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,4 +87,43 @@ func TestDefaultManifest(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "engines.json"), DefaultManifest(dir))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "engines.toml"), nil, 0o644))
 	assert.Equal(t, filepath.Join(dir, "engines.toml"), DefaultManifest(dir), "TOML first")
+}
+
+func TestLoadManifestTwoVersionsOfOneName(t *testing.T) {
+	p := writeManifest(t, "engines.toml", `
+[[engines]]
+name = "tp"
+version = "1.0"
+command = ["./tp-old"]
+
+[[engines]]
+name = "tp"
+version = "2.0"
+command = ["./tp-new"]
+fixedWork = true
+`)
+	got, err := LoadManifest(p)
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, "tp@1.0", got[0].ID())
+	assert.Equal(t, "tp@2.0", got[1].ID())
+	assert.Equal(t, filepath.Join(filepath.Dir(p), "tp-new"), got[1].Command[0])
+	assert.True(t, got[1].FixedWork)
+	assert.Equal(t, "x", (&Engine{Name: "x"}).ID(), "no version: the name alone")
+	// The two versions plan as two engines: distinct run keys, the same
+	// seed on each repetition.
+	runs := Plan([]*Game{{Key: "G"}}, got, Options{Seconds: 1, Repetitions: 2, Seed: 1})
+	require.Len(t, runs, 4)
+	keys := map[string]bool{}
+	seeds := map[int]map[uint64]bool{}
+	for _, r := range runs {
+		keys[r.Key] = true
+		if seeds[r.Repetition] == nil {
+			seeds[r.Repetition] = map[uint64]bool{}
+		}
+		seeds[r.Repetition][r.Seed] = true
+	}
+	assert.Len(t, keys, 4)
+	assert.Len(t, seeds[0], 1)
+	assert.Len(t, seeds[1], 1)
 }
