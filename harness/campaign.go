@@ -51,6 +51,12 @@ type Campaign struct {
 	// RequireChecked skips, with a printed reason, the runs whose verdict
 	// is not ok (Summary.Unchecked). It needs Verdict.
 	RequireChecked bool
+	// RerunContended runs a contended run again at the end of the
+	// campaign, up to this many times per run key; ContendedBefore counts
+	// the contended rows of each run key already in the results (a resumed
+	// campaign reruns only what is left of that allowance).
+	RerunContended  int
+	ContendedBefore map[string]int
 	// CPUs, when set, runs len(CPUs) engine processes at once, each pinned
 	// to a CPU of its own (gdlperf run --jobs); Child.CPU is then ignored.
 	CPUs []int
@@ -69,6 +75,8 @@ type Summary struct {
 	Refused                       int      // runs of engines that failed the compatibility check
 	Unchecked                     int      // runs skipped by RequireChecked
 	Wrong                         int      // runs recorded as wrong by the verdicts
+	Contended                     int      // rows recorded as contended (left out of verdicts)
+	Rerun                         int      // contended runs run again
 	RefusedEngines                []string // the engines refused, with the reason
 	Interrupted                   bool
 }
@@ -164,7 +172,15 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 		}
 		cancel()
 	}
-	forEach(ctx, len(children), todo, func(w int, r Run) {
+	// Contended runs go again at the end of the campaign, each up to
+	// RerunContended times in all (counting the contended rows of earlier
+	// campaigns on the folder).
+	reruns := map[string]int{}
+	for k, n := range c.ContendedBefore {
+		reruns[k] = n
+	}
+	var again []Run
+	run := func(w int, r Run) {
 		mu.Lock()
 		if fatal != nil || ctx.Err() != nil {
 			mu.Unlock()
@@ -208,11 +224,27 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 		if row.Status != results.StatusOK {
 			sum.Failed++
 		}
+		if row.Contended {
+			sum.Contended++
+			if reruns[r.Key] < c.RerunContended {
+				reruns[r.Key]++
+				again = append(again, r)
+				p.grow(1)
+			}
+		}
 		p.finished(r, row)
 		if err := c.guard(); err != nil {
 			stop(err)
 		}
-	})
+	}
+	for len(todo) > 0 && fatal == nil && ctx.Err() == nil {
+		forEach(ctx, len(children), todo, run)
+		todo, again = again, nil
+		if len(todo) > 0 {
+			sum.Rerun += len(todo)
+			p.note(fmt.Sprintf("running %d contended run(s) again (they got under %.0f%% of a CPU)", len(todo), 100*c.Measure.contendedBelow()))
+		}
+	}
 	if fatal != nil {
 		return sum, fatal
 	}

@@ -136,3 +136,13 @@ func (p *progress) checked(engine, game string, rows []results.CheckRow) {
 			protocol.SafeText(engine), protocol.SafeText(game), r.Method, r.Verdict, protocol.Shorten(protocol.SafeText(r.Detail), 160))
 	}
 }
+
+// grow adds n runs to the total (runs to do again).
+func (p *progress) grow(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total += n
+	if p.bar != nil {
+		p.bar.ChangeMax(p.total)
+	}
+}

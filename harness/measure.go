@@ -74,11 +74,14 @@ func (m Measurement) measure(row *results.Row, r Run, out Outcome, f Fingerprint
 		return
 	}
 	row.CPUShare = strconv.FormatFloat(share, 'f', 3, 64)
-	below := m.ContendedBelow
-	if below <= 0 {
-		below = DefaultContendedBelow
+	row.Contended = share < m.contendedBelow()
+}
+
+func (m Measurement) contendedBelow() float64 {
+	if m.ContendedBelow <= 0 {
+		return DefaultContendedBelow
 	}
-	row.Contended = share < below
+	return m.ContendedBelow
 }
 
 // cpuShare is the CPU time over the wall time of a run's timed part: the

@@ -1,10 +1,14 @@
 package harness
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -68,4 +72,50 @@ func TestFingerprintIDIgnoresHost(t *testing.T) {
 	b = a
 	b.CPUModel = "EPYC"
 	assert.NotEqual(t, a.ID(), b.ID())
+}
+
+// A contended run is run again at the end of the campaign, up to
+// RerunContended times per run key in all, counting the contended rows of
+// earlier campaigns.
+func TestCampaignRerunsContendedRuns(t *testing.T) {
+	// The engine reports half a CPU for its rollouts the first two times it
+	// runs on a game, a whole CPU after that.
+	count := t.TempDir()
+	body := `n=$(ls ` + count + ` | grep -c "$(basename "$GAME_FILE")" || true)
+touch ` + count + `/"$(basename "$GAME_FILE").$n"
+cpu=1000; [ "$n" -lt 2 ] && cpu=500
+printf 'version = 1.0\nmillisecondsTaken = 1000\ncpuMilliseconds = %s\nnumStateChanges = 500\nnumRollouts = 50\n' $cpu > "$RESULT_FILE"`
+	tests := []struct {
+		name          string
+		rerun         int
+		before        int
+		wantRows      int
+		wantContended int
+	}{
+		{name: "off", rerun: 0, wantRows: 1, wantContended: 1},
+		{name: "once", rerun: 1, wantRows: 2, wantContended: 2},
+		{name: "until it is not contended", rerun: 5, wantRows: 3, wantContended: 2},
+		{name: "the allowance spent before", rerun: 1, before: 1, wantRows: 1, wantContended: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, f := range must(os.ReadDir(count)) {
+				require.NoError(t, os.Remove(filepath.Join(count, f.Name())))
+			}
+			e := scriptEngine(t, "e", body)
+			c, w, _ := campaign(t, testGames(1), []*Engine{e}, Options{Seconds: 1, Seed: 1})
+			c.SkipCompat, c.RerunContended = true, tt.rerun
+			if tt.before > 0 {
+				c.ContendedBefore = map[string]int{c.Runs[0].Key: tt.before}
+			}
+			sum, err := c.Execute(context.Background())
+			require.NoError(t, err)
+			require.Len(t, w.rows, tt.wantRows)
+			assert.Equal(t, tt.wantContended, sum.Contended)
+			for i, r := range w.rows {
+				assert.Equal(t, c.Runs[0].Key, r.RunKey, "a rerun is the same run")
+				assert.Equal(t, i < tt.wantContended, r.Contended, "row %d", i)
+			}
+		})
+	}
 }
