@@ -45,6 +45,7 @@ type RunOptions struct {
 	Blacklisted    bool
 	SkipCompat     bool
 	RequireChecked bool
+	FailOnError    bool
 }
 
 // NewCmdRun builds "gdlperf run", the main job.
@@ -68,7 +69,13 @@ reason when that does not give an ok result (--skip-compat-check skips it).
 
 With --shard i/n (or a Slurm array task's SLURM_ARRAY_TASK_ID, or a
 Kubernetes indexed job's JOB_COMPLETION_INDEX with GDLPERF_SHARDS=n) only
-the games of shard i run, each shard writing its own file; see gdlperf slurm.`,
+the games of shard i run, each shard writing its own file; see gdlperf slurm.
+One campaign runs on a results folder at a time, or the shards of one plan
+side by side; another is refused with the pid of the one running.
+
+A run that fails (crash, time-out, error) is recorded and the campaign goes
+on; the summary says how many failed, and --fail-on-error makes that exit
+status 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Shard == "" {
@@ -114,6 +121,7 @@ func addRunFlags(f *pflag.FlagSet, opts *RunOptions) {
 	f.IntVar(&opts.CPU, "cpu", -1, "pin engine processes to this CPU")
 	f.BoolVar(&opts.SkipCompat, "skip-compat-check", false, "use external engines without their 3 s compatibility check")
 	f.BoolVar(&opts.RequireChecked, "require-checked", false, "skip the runs of engine versions that gdlperf check did not find correct on the game")
+	f.BoolVar(&opts.FailOnError, "fail-on-error", false, "exit with status 1 when a run failed (its row is not ok), for CI; without it such a campaign exits 0 and says how many failed")
 }
 
 // shardFromEnv reads the shard of an array job from the environment:
@@ -293,6 +301,13 @@ func runRun(opts *RunOptions) error {
 	if err := os.MkdirAll(opts.ResultsDir, 0o755); err != nil {
 		return withCode(ExitFailure, fmt.Errorf("results folder: %w", err))
 	}
+	// One campaign per results folder, or shards of one plan: two would
+	// run the same runs.
+	lock, err := lockCampaign(opts.ResultsDir, o.Shard)
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
+	defer lock.Close()
 	fp := harness.ReadFingerprint()
 	// The lock first, then the rows: no other process can add a row to
 	// this file between the reading and the first run.
@@ -301,6 +316,10 @@ func runRun(opts *RunOptions) error {
 		return withCode(ExitFailure, err)
 	}
 	defer w.Close()
+	guard, err := fileGuard(w.Path())
+	if err != nil {
+		return withCode(ExitFailure, err)
+	}
 	for _, msg := range w.Warnings() {
 		warn(msg)
 	}
@@ -321,6 +340,7 @@ func runRun(opts *RunOptions) error {
 		Terminal:       isTTY(opts.IO.Err),
 		SkipCompat:     opts.SkipCompat,
 		RequireChecked: opts.RequireChecked,
+		Guard:          guard,
 		Measure:        harness.Measurement{GdlperfVersion: BuildVersion()},
 	}
 	rows = nil
@@ -352,7 +372,31 @@ func runRun(opts *RunOptions) error {
 	if len(sum.RefusedEngines) > 0 {
 		return withCode(ExitFailure, fmt.Errorf("%s; fix the engine and run the same command again, or leave it out of --engines", strings.Join(sum.RefusedEngines, "; ")))
 	}
+	if sum.Failed > 0 {
+		how := "--retry-failed runs them again; --fail-on-error makes this exit 1"
+		if opts.FailOnError {
+			return withCode(ExitFailure, fmt.Errorf("%d of %d runs failed (--fail-on-error); their rows in %s say why; --retry-failed runs them again", sum.Failed, sum.Ran, opts.ResultsDir))
+		}
+		fmt.Fprintf(opts.IO.Err, "%d of %d runs failed; their rows in %s say why (%s)\n", sum.Failed, sum.Ran, opts.ResultsDir, how)
+	}
 	return nil
+}
+
+// fileGuard returns a check that the results file at path is still the file
+// the writer appends to: a file removed (or its folder) during a campaign
+// would take every row with it, unseen.
+func fileGuard(path string) (func() error, error) {
+	start, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("results file: %w", err)
+	}
+	return func() error {
+		st, err := os.Stat(path)
+		if err == nil && os.SameFile(start, st) {
+			return nil
+		}
+		return fmt.Errorf("the results file %s was removed during the campaign (the rows written to it went with it); restore it, or run the same command again to redo its runs", path)
+	}, nil
 }
 
 func printPlan(w io.Writer, plan []harness.Run, done map[string]bool, o harness.Options, limit time.Duration) error {

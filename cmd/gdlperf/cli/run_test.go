@@ -391,3 +391,142 @@ func TestResumeStart100k(t *testing.T) {
 		assert.Less(t, resume, time.Second)
 	}
 }
+
+// scriptManifest writes a manifest of one external engine, a shell script
+// that gets GAME_FILE RESULT_FILE SECONDS as $1 $2 $3.
+func scriptManifest(t *testing.T, name, version, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".sh"), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+	manifest := filepath.Join(dir, "engines.toml")
+	require.NoError(t, os.WriteFile(manifest, []byte(fmt.Sprintf("[[engines]]\nname = %q\nversion = %q\ncommand = \"./%s.sh\"\n", name, version, name)), 0o644))
+	return manifest
+}
+
+// Two campaigns on one results folder would run the same runs: the second
+// is refused, except the shards of one plan, which run side by side.
+func TestCampaignLock(t *testing.T) {
+	whole := harness.Shard{}
+	s := func(i, n int) harness.Shard { return harness.Shard{I: i, N: n} }
+	tests := []struct {
+		name    string
+		held    []harness.Shard
+		try     harness.Shard
+		wantErr string // "" for allowed
+	}{
+		{name: "alone", try: whole},
+		{name: "a second unsharded campaign", held: []harness.Shard{whole}, try: whole, wantErr: "another campaign (pid %d) is running on %s; wait for it or use another --results folder"},
+		{name: "a shard beside an unsharded campaign", held: []harness.Shard{whole}, try: s(0, 2), wantErr: "another campaign (pid %d) is running on %s"},
+		{name: "an unsharded campaign beside shards", held: []harness.Shard{s(0, 2), s(1, 2)}, try: whole, wantErr: "another campaign (pid %[1]d, shard 0/2, pid %[1]d, shard 1/2) is running on %[2]s"},
+		{name: "the shards of one plan", held: []harness.Shard{s(0, 3), s(2, 3)}, try: s(1, 3)},
+		{name: "one shard twice", held: []harness.Shard{s(0, 2)}, try: s(0, 2), wantErr: "shard 0/2 is already running on %[2]s (pid %[1]d, shard 0/2)"},
+		{name: "shards of two plans", held: []harness.Shard{s(0, 2)}, try: s(1, 3), wantErr: "a campaign of 2 shards (pid %[1]d, shard 0/2) is running on %[2]s, and its games overlap those of shard 1/3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, h := range tt.held {
+				l, err := lockCampaign(dir, h)
+				require.NoError(t, err, "holding %v", h)
+				defer l.Close()
+			}
+			l, err := lockCampaign(dir, tt.try)
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				l.Close()
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), fmt.Sprintf(tt.wantErr, os.Getpid(), dir))
+		})
+	}
+	// Released with the campaign (or its process).
+	dir := t.TempDir()
+	l, err := lockCampaign(dir, s(0, 2))
+	require.NoError(t, err)
+	l.Close()
+	l, err = lockCampaign(dir, whole)
+	require.NoError(t, err)
+	l.Close()
+}
+
+func TestRunRefusesASecondCampaign(t *testing.T) {
+	dir := t.TempDir()
+	manifest := fastManifest(t)
+	args := []string{"run", "--games", "builtin:tictactoe,builtin:racetotwentyone", "--engines", "fast", "--manifest", manifest, "--seconds", "1", "--skip-compat-check", "--results", dir}
+	other, err := lockCampaign(dir, harness.Shard{})
+	require.NoError(t, err)
+	code, _, stderr := run(t, args...)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, fmt.Sprintf("another campaign (pid %d) is running on %s; wait for it or use another --results folder", os.Getpid(), dir))
+	assert.NotContains(t, stderr, "run now", "nothing ran")
+	code, _, stderr = run(t, append(args, "--shard", "1/2")...)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "another campaign")
+	other.Close()
+
+	// Beside another shard of its plan, a shard runs.
+	other, err = lockCampaign(dir, harness.Shard{I: 0, N: 2})
+	require.NoError(t, err)
+	defer other.Close()
+	code, _, stderr = run(t, append(args, "--shard", "1/2")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "1 run now")
+}
+
+// A results folder removed during a campaign stops it with an error: its
+// rows went with it.
+func TestRunResultsFolderRemoved(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "res")
+	manifest := scriptManifest(t, "wiper", "1", `rm -rf `+dir+`
+printf 'version = 1\nmillisecondsTaken = 20\nnumStateChanges = 700\nnumRollouts = 70\n' > "$2"`)
+	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe,builtin:racetotwentyone", "--engines", "wiper", "--manifest", manifest, "--seconds", "1", "--skip-compat-check", "--results", dir)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "the results file "+dir+"/")
+	assert.Contains(t, stderr, "was removed during the campaign")
+	assert.Contains(t, stderr, "1 run now", "it stopped after the first run")
+}
+
+// Failed runs are said; --fail-on-error makes them the exit status.
+func TestRunFailOnError(t *testing.T) {
+	manifest := scriptManifest(t, "crashy", "1", "exit 3")
+	args := []string{"run", "--games", "builtin:tictactoe", "--engines", "crashy,prover", "--manifest", manifest, "--seconds", "1", "--skip-compat-check"}
+	dir := t.TempDir()
+	code, _, stderr := run(t, append(args, "--results", dir)...)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "1 of 2 runs failed; their rows in "+dir+" say why (--retry-failed runs them again; --fail-on-error makes this exit 1)")
+
+	dir = t.TempDir()
+	code, _, stderr = run(t, append(args, "--results", dir, "--fail-on-error")...)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "1 of 2 runs failed (--fail-on-error)")
+	rows, _, err := results.LoadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, rows, 2, "every run is recorded all the same")
+
+	code, _, stderr = run(t, "run", "--games", "builtin:tictactoe", "--engines", "prover", "--seconds", "1", "--results", t.TempDir(), "--fail-on-error")
+	assert.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stderr, "failed;")
+}
+
+// A run that failed and its retry are rows of one engine version, the
+// version of their run key, even when the engine reports another.
+func TestRunRetryFailedKeepsTheVersion(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "ran-once")
+	manifest := scriptManifest(t, "flaky", "1.1", `if [ ! -e `+marker+` ]; then touch `+marker+`; exit 3; fi
+printf 'version = 1.1-SNAPSHOT\nmillisecondsTaken = 20\nnumStateChanges = 700\nnumRollouts = 70\n' > "$2"`)
+	dir := t.TempDir()
+	args := []string{"run", "--games", "builtin:tictactoe", "--engines", "flaky", "--manifest", manifest, "--seconds", "1", "--skip-compat-check", "--results", dir}
+	code, _, stderr := run(t, args...)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = run(t, append(args, "--retry-failed")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, `note: engine flaky reported version "1.1-SNAPSHOT", not the "1.1" its run keys use`)
+	rows, _, err := results.LoadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, rows, 2)
+	assert.Equal(t, rows[0].RunKey, rows[1].RunKey)
+	assert.ElementsMatch(t, []string{results.StatusCrash, results.StatusOK}, []string{rows[0].Status, rows[1].Status})
+	assert.Equal(t, "1.1", rows[0].EngineVersion)
+	assert.Equal(t, "1.1", rows[1].EngineVersion)
+}
