@@ -143,6 +143,52 @@ func keepVersion(dir, version string, now time.Time) {
 	}
 }
 
+// staleBuildAge is the age of a build folder whose builder is taken for
+// dead when no process holds the lock of its key (a build takes at most
+// buildTimeout).
+const staleBuildAge = time.Hour
+
+// sweepBuilds removes from parent the build folders (.<key>-build-*) that
+// builders killed in the middle of a build left: those older than
+// staleBuildAge whose key's lock no process holds. Failures are ignored.
+func sweepBuilds(parent string, now time.Time) {
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		key, _, ok := strings.Cut(strings.TrimPrefix(e.Name(), "."), "-build-")
+		if !e.IsDir() || !ok || !strings.HasPrefix(e.Name(), ".") || strings.ContainsAny(key, "*?[\\") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < staleBuildAge {
+			continue
+		}
+		locks, _ := filepath.Glob(filepath.Join(parent, key+"*.lock"))
+		var held []*os.File
+		free := true
+		for _, l := range locks {
+			f, err := os.Open(l)
+			if err != nil {
+				continue
+			}
+			defer f.Close()
+			if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+				free = false
+				break
+			}
+			held = append(held, f)
+		}
+		if free {
+			os.RemoveAll(filepath.Join(parent, e.Name()))
+		}
+		for _, f := range held {
+			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		}
+	}
+}
+
 // prepare returns the program of g under key sha, building it when the
 // cache has no valid entry. Builders of one key take a lock file, so two
 // processes never build into the same entry; a build happens in a
@@ -154,7 +200,10 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 	}
 	parent := filepath.Join(root, "compiled", Version)
 	dir := filepath.Join(parent, sha)
-	keepOnce.Do(func() { keepVersion(filepath.Join(root, "compiled"), Version, time.Now()) })
+	keepOnce.Do(func() {
+		keepVersion(filepath.Join(root, "compiled"), Version, time.Now())
+		sweepBuilds(parent, time.Now())
+	})
 	hit := func() *engines.NativeProgram {
 		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[protocol.Key]int64{protocol.KeyCodegenMilliseconds: 0, protocol.KeyBuildMilliseconds: 0}, Info: readInfo(dir)}
 	}

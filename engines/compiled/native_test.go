@@ -3,6 +3,7 @@ package compiled
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -38,4 +39,35 @@ func TestKeepVersion(t *testing.T) {
 	st, err := os.Stat(filepath.Join(dir, "current", usedName))
 	require.NoError(t, err)
 	assert.WithinDuration(t, now, st.ModTime(), time.Second)
+}
+
+// TestSweepBuilds: the build folders of builders killed mid-build leave
+// the cache after staleBuildAge, unless a builder holds the key's lock.
+func TestSweepBuilds(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	mk := func(name string, age time.Duration) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Join(p, "rt"), 0o755))
+		require.NoError(t, os.Chtimes(p, now.Add(-age), now.Add(-age)))
+		return p
+	}
+	dead := mk(".aaaaaaaaaaaaaaaa-build-1", 2*staleBuildAge)
+	young := mk(".bbbbbbbbbbbbbbbb-build-2", time.Minute)
+	locked := mk(".cccccccccccccccc-build-3", 2*staleBuildAge)
+	entry := mk("dddddddddddddddd0000", 2*staleBuildAge)
+	for _, k := range []string{"aaaaaaaaaaaaaaaa0000", "cccccccccccccccc0000"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, k+".lock"), nil, 0o644))
+	}
+	lock, err := os.Open(filepath.Join(dir, "cccccccccccccccc0000.lock"))
+	require.NoError(t, err)
+	defer lock.Close()
+	require.NoError(t, syscall.Flock(int(lock.Fd()), syscall.LOCK_EX))
+
+	sweepBuilds(dir, now)
+
+	assert.NoDirExists(t, dead)
+	for _, d := range []string{young, locked, entry} {
+		assert.DirExists(t, d)
+	}
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/gamerepo"
 	"github.com/gdlperf/gdlperf/gamerepo/gamecheck"
 )
@@ -54,6 +57,8 @@ type GamesSyncOptions struct {
 	Timeout     time.Duration
 	Retries     int
 	RetryFirst  time.Duration // the first backoff delay
+	MaxVersions int           // of a game, the newest
+	TimeLimit   time.Duration // of the whole sync, all repositories; 0 for none
 	Interactive bool          // stderr is a terminal: show progress
 }
 
@@ -66,7 +71,11 @@ func NewCmdGamesSync(streams *IO, runF func(*GamesSyncOptions) error) *cobra.Com
 		Long: `Sync fetches the key list and the metadata of each repository, then every
 version of every game that is not in the cache yet. Cached versions never
 change; a corrupted one is fetched again. A game that fails is reported and
-the sync goes on; the exit status is 1 when anything failed.
+the sync goes on; the exit status is 1 when anything failed. Of a game with
+more than --max-versions versions only the newest are fetched (with a
+warning), versions with the same rulesheet share one file, and the whole
+sync gives up after --time-limit, even against a server that never
+answers; what was fetched stays cached, so the same command goes on.
 
 The games come from the server at --url (repository R at URL/R, default
 ` + gamerepo.DefaultURL + `), or from --mirror DIR: a folder in the same layout,
@@ -94,6 +103,8 @@ ggp-org/ggp-repository's war/root/games).`,
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Second, "time limit of one HTTP request")
 	cmd.Flags().IntVar(&opts.Retries, "retries", 4, "retries of a failed HTTP request")
 	cmd.Flags().DurationVar(&opts.RetryFirst, "backoff", 500*time.Millisecond, "delay before the first retry (it doubles)")
+	cmd.Flags().IntVar(&opts.MaxVersions, "max-versions", gamerepo.DefaultMaxVersions, "fetch at most this many of a game's newest versions")
+	cmd.Flags().DurationVar(&opts.TimeLimit, "time-limit", gamerepo.DefaultSyncTimeLimit, "give up after this long, all repositories together (0: no limit)")
 	return cmd
 }
 
@@ -103,6 +114,13 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
+	// One time limit for every repository: the cause of the context.
+	syncCtx := ctx
+	if opts.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		syncCtx, cancel = context.WithTimeoutCause(ctx, opts.TimeLimit, &gamerepo.TimeLimitError{Limit: opts.TimeLimit, Knob: "--time-limit"})
+		defer cancel()
+	}
 	cache, err := gamerepo.OpenCache(opts.CacheDir)
 	if err != nil {
 		return withCode(ExitFailure, err)
@@ -169,24 +187,29 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 	}
 	for _, j := range jobs {
 		p := newGamesProgress(errw, opts.Interactive, "sync "+j.repo, "failed")
-		sum, err := cache.Sync(ctx, j.repo, j.src, gamerepo.WithConcurrency(opts.Jobs),
+		sum, err := cache.Sync(syncCtx, j.repo, j.src, gamerepo.WithConcurrency(opts.Jobs),
+			gamerepo.WithMaxVersions(opts.MaxVersions), gamerepo.WithTimeLimit(0),
 			gamerepo.WithProgress(func(s gamerepo.SyncProgress) { p.update(s.Done, s.Total, s.Failed) }))
 		p.clear()
 		if err != nil {
 			bad++
+			if syncCtx.Err() != nil && ctx.Err() == nil {
+				fmt.Fprintf(errw, "%s\n", protocol.SafeText(err.Error()))
+				return withCode(ExitFailure, fmt.Errorf("sync stopped after --time-limit %s", opts.TimeLimit))
+			}
 			if ctx.Err() != nil {
 				fmt.Fprintf(errw, "sync %s: interrupted; run the same command again to go on\n", j.repo)
 				return withCode(ExitFailure, errors.New("sync interrupted"))
 			}
-			fmt.Fprintf(errw, "%v\n", err)
+			fmt.Fprintf(errw, "%s\n", protocol.SafeText(err.Error()))
 			continue
 		}
-		fmt.Fprintf(errw, "sync %s (%s)\n", sum, j.src)
+		fmt.Fprintf(errw, "sync %s (%s)\n", protocol.SafeText(sum.String()), protocol.SafeText(j.src.String()))
 		for _, w := range sum.Warnings {
-			fmt.Fprintf(errw, "  warning: %s\n", w)
+			fmt.Fprintf(errw, "  warning: %s\n", protocol.SafeText(w))
 		}
 		for _, f := range sum.Failed {
-			fmt.Fprintf(errw, "  failed: %s\n", f)
+			fmt.Fprintf(errw, "  failed: %s\n", protocol.SafeText(f.String()))
 		}
 		if len(sum.Failed) > 0 {
 			bad++
@@ -197,6 +220,34 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 		return withCode(ExitFailure, fmt.Errorf("%d of %d repositor%s had failures", bad, len(repos), gamesPluralY(len(repos))))
 	}
 	return nil
+}
+
+// compactJSON is raw on one line when it is JSON, else raw trimmed.
+func compactJSON(raw []byte) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err == nil {
+		return b.String()
+	}
+	return strings.TrimSpace(string(raw))
+}
+
+// writeSafeLines writes text (a rulesheet) line by line through
+// protocol.SafeText: LF, CRLF and a lone CR end a line, tabs stay, every
+// other control, escape sequence or bidi control is escaped.
+func writeSafeLines(w io.Writer, text []byte) {
+	s := strings.ReplaceAll(string(text), "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" && len(text) == 0 {
+		return
+	}
+	for _, line := range strings.Split(s, "\n") {
+		parts := strings.Split(line, "\t")
+		for i := range parts {
+			parts[i] = protocol.SafeText(parts[i])
+		}
+		fmt.Fprintln(w, strings.Join(parts, "\t"))
+	}
 }
 
 func gamesPluralY(n int) string {
@@ -275,7 +326,7 @@ func runGamesList(opts *GamesListOptions) error {
 		if name == "" {
 			name = g.Name
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", g.Key, name, strings.Join(g.Roles, ","), len(g.Rules), status)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", protocol.SafeText(g.Key), protocol.SafeText(name), protocol.SafeText(strings.Join(g.Roles, ",")), len(g.Rules), status)
 	}
 	if len(want) == 0 || want["builtin"] {
 		games, err := gamerepo.Select("builtin")
@@ -320,7 +371,8 @@ func runGamesList(opts *GamesListOptions) error {
 			if l.Version >= 0 {
 				v = fmt.Sprint("v", l.Version)
 			}
-			fmt.Fprintf(w, "%s/%s/%s\t%s\t\t\t%s (gdlperf games sync fetches it)\n", strings.ToUpper(r), l.Name, v, l.Name, status)
+			name := protocol.SafeText(l.Name)
+			fmt.Fprintf(w, "%s/%s/%s\t%s\t\t\t%s (gdlperf games sync fetches it)\n", strings.ToUpper(r), name, v, name, status)
 		}
 	}
 	return w.Flush()
@@ -397,42 +449,42 @@ func runGamesShow(opts *GamesShowOptions) error {
 			fmt.Fprintln(out)
 		}
 		w := tabwriter.NewWriter(out, 0, 4, 1, ' ', 0)
-		fmt.Fprintf(w, "key:\t%s\n", g.Key)
-		fmt.Fprintf(w, "repo:\t%s\n", g.Repo)
-		fmt.Fprintf(w, "name:\t%s\n", g.Name)
+		// Everything but the numbers and the hash comes from the server or
+		// the file: shown escaped (protocol.SafeText), the rules line by line.
+		safe := protocol.SafeText
+		fmt.Fprintf(w, "key:\t%s\n", safe(g.Key))
+		fmt.Fprintf(w, "repo:\t%s\n", safe(g.Repo))
+		fmt.Fprintf(w, "name:\t%s\n", safe(g.Name))
 		if g.Title != "" {
-			fmt.Fprintf(w, "title:\t%s\n", g.Title)
+			fmt.Fprintf(w, "title:\t%s\n", safe(g.Title))
 		}
 		fmt.Fprintf(w, "version:\t%d\n", g.Version)
-		fmt.Fprintf(w, "roles:\t%s\n", strings.Join(g.Roles, " "))
-		fmt.Fprintf(w, "file:\t%s\n", g.File)
+		fmt.Fprintf(w, "roles:\t%s\n", safe(strings.Join(g.Roles, " ")))
+		fmt.Fprintf(w, "file:\t%s\n", safe(g.File))
 		fmt.Fprintf(w, "size:\t%d bytes\n", len(g.Rules))
 		fmt.Fprintf(w, "sha256:\t%s\n", g.SHA256)
 		if reason, ok := bl.Reason(g.Key); ok {
-			fmt.Fprintf(w, "blacklisted:\t%s\n", reason)
+			fmt.Fprintf(w, "blacklisted:\t%s\n", safe(reason))
 		}
 		if len(g.Meta.Raw) > 0 {
-			fmt.Fprintf(w, "metadata:\t%s\n", strings.TrimSpace(string(g.Meta.Raw)))
+			fmt.Fprintf(w, "metadata:\t%s\n", safe(compactJSON(g.Meta.Raw)))
 		}
 		w.Flush()
 		parsed, err := gdl.Check(g.File, g.Rules, gdl.DefaultLimits)
 		switch {
 		case err != nil:
-			fmt.Fprintf(out, "findings:\n  %v\n", err)
+			fmt.Fprintf(out, "findings:\n  %s\n", safe(err.Error()))
 		case len(parsed.Findings) == 0:
 			fmt.Fprintf(out, "findings: none (%d rules)\n", len(parsed.Rules))
 		default:
 			fmt.Fprintf(out, "findings: %d errors, %d warnings\n", len(parsed.Findings.Errors()), len(parsed.Findings)-len(parsed.Findings.Errors()))
 			for _, f := range parsed.Findings {
-				fmt.Fprintf(out, "  %s\n", f)
+				fmt.Fprintf(out, "  %s\n", safe(f.String()))
 			}
 		}
 		if !opts.NoRules {
 			fmt.Fprintln(out, "rules:")
-			out.Write(g.Rules)
-			if n := len(g.Rules); n > 0 && g.Rules[n-1] != '\n' {
-				fmt.Fprintln(out)
-			}
+			writeSafeLines(out, g.Rules)
 		}
 	}
 	return nil
@@ -560,17 +612,17 @@ func runGamesValidate(opts *GamesValidateOptions) error {
 		switch r.Status {
 		case gamecheck.Invalid:
 			bl.Add(r.Key, r.Reason)
-			fmt.Fprintf(opts.IO.Out, "%s;%s\n", r.Key, r.Reason)
+			fmt.Fprintf(opts.IO.Out, "%s;%s\n", protocol.SafeText(r.Key), protocol.SafeText(r.Reason))
 		case gamecheck.Valid:
 			bl.Remove(r.Key)
 			if opts.Static {
-				fmt.Fprintf(opts.IO.Out, "# %s: valid (static check)\n", r.Key)
+				fmt.Fprintf(opts.IO.Out, "# %s: valid (static check)\n", protocol.SafeText(r.Key))
 			} else {
-				fmt.Fprintf(opts.IO.Out, "# %s: valid (%d rollouts, %d steps, %s)\n", r.Key, r.Rollouts, r.Steps, r.Elapsed.Round(time.Millisecond))
+				fmt.Fprintf(opts.IO.Out, "# %s: valid (%d rollouts, %d steps, %s)\n", protocol.SafeText(r.Key), r.Rollouts, r.Steps, r.Elapsed.Round(time.Millisecond))
 			}
 		case gamecheck.Unchecked:
 			unchecked = append(unchecked, r.Key+": "+r.Reason)
-			fmt.Fprintf(opts.IO.Out, "# %s: unchecked: %s\n", r.Key, r.Reason)
+			fmt.Fprintf(opts.IO.Out, "# %s: unchecked: %s\n", protocol.SafeText(r.Key), protocol.SafeText(r.Reason))
 		}
 	}
 	summary := fmt.Sprintf("validated %d games: %d valid, %d invalid, %d unchecked", len(results), counts[gamecheck.Valid], counts[gamecheck.Invalid], counts[gamecheck.Unchecked])
