@@ -74,8 +74,12 @@ const (
 	maxMessageBytes = 2000
 )
 
-// pollInterval is how often the run's processes are measured.
-const pollInterval = 100 * time.Millisecond
+// pollInterval is how often the run's processes are measured; every
+// fullScanEvery-th poll, and the first three, look for new ones in /proc.
+const (
+	pollInterval  = 100 * time.Millisecond
+	fullScanEvery = 5
+)
 
 // tail keeps the last n bytes written to it.
 type tail struct {
@@ -195,7 +199,8 @@ func RunChild(ctx context.Context, e *Engine, args []string, resultPath string, 
 	defer timer.Stop()
 	poll := time.NewTicker(pollInterval)
 	defer poll.Stop()
-	tr.poll()
+	tr.poll(true)
+	polls := 0
 wait:
 	for {
 		select {
@@ -210,7 +215,8 @@ wait:
 			stopRun(tr, pgid, done, &waitErr)
 			break wait
 		case <-poll.C:
-			tr.poll()
+			polls++
+			tr.poll(polls < 3 || polls%fullScanEvery == 0)
 			if o.MemoryLimit > 0 && tr.resident > o.MemoryLimit {
 				memKilled = true
 				stopRun(tr, pgid, done, &waitErr)

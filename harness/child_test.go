@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,7 +115,7 @@ func TestChildFaults(t *testing.T) {
 		{name: "state changes per CPU second", body: result("version = 1", "millisecondsTaken = 1000", "numStateChanges = 5000000000", "numRollouts = 100"),
 			wantStatus: results.StatusError, wantError: "implausible figures: 5000000000 state changes"},
 		{name: "under-reported time, CPU", perl: true, body: `perl -e 'for (;;) { for (1..100000) {} last if (times())[0] >= 1.2 }'; ` + result("version = 1", "millisecondsTaken = 1", "initMilliseconds = 0", "numStateChanges = 5000", "numRollouts = 100"),
-			wantStatus: results.StatusError, wantError: "implausible figures: the processes used"},
+			opts: ChildOptions{Limit: 60 * time.Second}, wantStatus: results.StatusError, wantError: "implausible figures: the processes used"},
 		{name: "under-reported time, wall", parallel: true, body: `sleep 3.4; ` + result("version = 1", "millisecondsTaken = 100", "initMilliseconds = 0", "numStateChanges = 5000", "numRollouts = 100"),
 			wantStatus: results.StatusError, wantError: "implausible figures: the process ran"},
 		{name: "setup not timed", parallel: true, body: `sleep 2; ` + result("version = 1", "millisecondsTaken = 1000", "initMilliseconds = 1500", "numStateChanges = 5000", "numRollouts = 100"),
@@ -178,4 +179,108 @@ func TestChildInterrupted(t *testing.T) {
 	out := RunChild(ctx, e, nil, filepath.Join(dir, "r.txt"), ChildOptions{Limit: time.Minute, CPU: -1})
 	assert.True(t, out.Interrupted)
 	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+// The peak memory of a run is its engine's, whatever the size of the
+// harness: the engine process shares the harness's pages until it execs,
+// and its ru_maxrss counts them.
+func TestChildPeakRSSIsTheEngines(t *testing.T) {
+	needPerl(t)
+	ballast := make([]byte, 300<<20)
+	for i := range ballast {
+		ballast[i] = 1
+	}
+	out := runFake(t, `perl -e '$x = ""; vec($x, (80<<20) - 1, 8) = 1; select(undef, undef, undef, 0.5)'; `+okResult, ChildOptions{})
+	require.Equal(t, results.StatusOK, out.Status, out.Error)
+	t.Logf("peak %d KiB", out.PeakRSSKiB)
+	assert.Greater(t, out.PeakRSSKiB, int64(80<<10), "the engine's 80 MiB")
+	assert.Less(t, out.PeakRSSKiB, int64(200<<10), "not the harness's 300 MiB")
+	runtime.KeepAlive(ballast)
+}
+
+// The engine's peakRSSKiB stands when the harness saw less.
+func TestChildPeakRSSReported(t *testing.T) {
+	out := runFake(t, result("version = 1", "millisecondsTaken = 1000", "numStateChanges = 5000", "numRollouts = 100", "peakRSSKiB = 7777777"), ChildOptions{})
+	require.Equal(t, results.StatusOK, out.Status, out.Error)
+	assert.Equal(t, int64(7777777), out.PeakRSSKiB)
+}
+
+// Following the run's processes allocates nothing per poll, so the harness,
+// whose GC is paused during the run, does not grow.
+func TestChildDoesNotGrow(t *testing.T) {
+	var before, after runtime.MemStats
+	runFake(t, okResult, ChildOptions{MemoryLimit: 1 << 30}) // warm up
+	runtime.ReadMemStats(&before)
+	out := runFake(t, "sleep 1.5; "+okResult, ChildOptions{MemoryLimit: 1 << 30})
+	runtime.ReadMemStats(&after)
+	require.Equal(t, results.StatusOK, out.Status, out.Error)
+	// About 15 polls; the fixed cost of a run is under 200 kB.
+	t.Logf("%d bytes allocated during the run", after.TotalAlloc-before.TotalAlloc)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(400<<10))
+}
+
+func TestProcTrackerPollAllocatesNothing(t *testing.T) {
+	tr, err := newProcTracker(os.Getpid(), "x", nil)
+	require.NoError(t, err)
+	defer tr.close()
+	tr.poll(true)
+	assert.Zero(t, testing.AllocsPerRun(20, func() { tr.poll(true) }))
+	assert.Zero(t, testing.AllocsPerRun(20, func() { tr.poll(false) }))
+}
+
+// No process of a run outlives it, even one that left the session or whose
+// parent died, and the run's temp folder goes too.
+func TestChildLeavesNothing(t *testing.T) {
+	tests := []struct {
+		name  string
+		spawn string // starts a CPU burner that writes its pid to $PIDFILE
+	}{
+		{name: "setsid grandchild", spawn: `setsid sh -c 'echo $$ > "$PIDFILE"; while :; do :; done' &`},
+		{name: "double fork", spawn: `(setsid sh -c 'echo $$ > "$PIDFILE"; while :; do :; done' &) &`},
+		{name: "new process group", spawn: `perl -e 'setpgrp(0, 0); open(F, ">", $ENV{PIDFILE}); print F "$$\n"; close F; 1 while 1' &`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if strings.Contains(tt.spawn, "perl") {
+				needPerl(t)
+			}
+			root := t.TempDir()
+			pidFile := filepath.Join(root, "pid")
+			tmpFile := filepath.Join(root, "tmpdir")
+			body := `export PIDFILE=` + pidFile + `; mktemp -d > ` + tmpFile + `; ` + tt.spawn +
+				` while [ ! -s "$PIDFILE" ]; do sleep 0.01; done; ` + okResult
+			out := runFake(t, body, ChildOptions{TempRoot: root})
+			require.Equal(t, results.StatusOK, out.Status, out.Error)
+			b, err := os.ReadFile(pidFile)
+			require.NoError(t, err)
+			pid := strings.TrimSpace(string(b))
+			_, err = os.Stat("/proc/" + pid)
+			assert.True(t, os.IsNotExist(err), "process %s of the run is still there", pid)
+			assert.Equal(t, []string{"left 1 process(es) running after it exited (killed)"}, out.Flags)
+			b, err = os.ReadFile(tmpFile)
+			require.NoError(t, err)
+			tmp := strings.TrimSpace(string(b))
+			assert.True(t, strings.HasPrefix(tmp, filepath.Join(root, childPrefix)), "the engine's TMPDIR %s is the run's", tmp)
+			left, err := filepath.Glob(filepath.Join(root, childPrefix+"*"))
+			require.NoError(t, err)
+			assert.Empty(t, left)
+		})
+	}
+}
+
+// BenchmarkProcTrackerPoll is the harness's cost of one poll of a run
+// while the engine runs: a scan of /proc, or a look at the run's known
+// processes.
+func BenchmarkProcTrackerPoll(b *testing.B) {
+	for _, full := range []bool{true, false} {
+		b.Run(fmt.Sprintf("full=%v", full), func(b *testing.B) {
+			tr, err := newProcTracker(os.Getpid(), "x", nil)
+			require.NoError(b, err)
+			defer tr.close()
+			tr.poll(true)
+			for b.Loop() {
+				tr.poll(full)
+			}
+		})
+	}
 }

@@ -45,18 +45,23 @@ type owner struct {
 
 // processStart returns field 22 of /proc/<pid>/stat.
 func processStart(pid int) (uint64, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	e, ok := parseStat(pid, b)
+	e, ok := readStat(pid)
 	return e.start, ok
 }
 
-// alive reports whether the process pid that started at start still runs.
+func readStat(pid int) (procEntry, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procEntry{}, false
+	}
+	return parseStat(pid, b)
+}
+
+// alive reports whether the process pid that started at start still runs
+// (a zombie does not).
 func alive(pid int, start uint64) bool {
-	st, ok := processStart(pid)
-	return ok && st == start
+	e, ok := readStat(pid)
+	return ok && e.start == start && !e.zombie
 }
 
 // MarkOwner writes the owner file of a work folder, naming this process,
