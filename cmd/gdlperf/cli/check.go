@@ -17,6 +17,7 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/harness"
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -40,6 +41,8 @@ type CheckOptions struct {
 	Blacklist string
 	// Blacklisted checks the blacklisted games too.
 	Blacklisted bool
+	// JSON prints the summary as one JSON document (CheckReport).
+	JSON bool
 }
 
 // NewCmdCheck builds "gdlperf check".
@@ -69,7 +72,19 @@ that failed on a game as "wrong". A mismatch prints what differed, the moves
 that lead there and a command that reproduces it. The summary counts every
 engine and game pair asked for, those checked in an earlier, interrupted run
 included. --jobs N checks N pairs at once. Exit status 1 when some check found
-a mismatch or could not run.`,
+a mismatch or could not run.
+
+--json prints the summary as one JSON object on stdout instead of the
+table: {"ok": false, "engines": [{"engine", "version", "ok", "mismatch",
+"failed", "unchecked"}...], "mismatches": [{"engine", "version", "game",
+"method", "seed", "rollout", "step", "detail", "moves", "reproduce"}...]};
+ok is true when no pair mismatched or failed (the exit status says the same).`,
+		Example: `  # every built-in engine against the prover on the built-in games
+  gdlperf check
+  # the propnet on the panel, by trace only, 2 s per game, 2 pairs at once
+  gdlperf check --engines propnet --games panel --methods trace --budget 2s --jobs 2
+  # for CI: the verdicts as JSON
+  gdlperf check --engines tupleprover --json | jq .ok`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -93,6 +108,7 @@ a mismatch or could not run.`,
 	f.IntVar(&opts.Jobs, "jobs", 1, "engine and game pairs checked at once (each uses about one core; budgets are wall time)")
 	f.StringVar(&opts.Blacklist, "blacklist", "", "blacklist file of games to skip (default: ./"+DefaultBlacklist+" if present)")
 	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "check blacklisted games too (left out by default, as gdlperf run does)")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON (fields in --help)")
 	return cmd
 }
 
@@ -172,20 +188,47 @@ func runCheck(opts *CheckOptions) error {
 	return nil
 }
 
-// printCheckSummary prints the mismatches and the verdicts per engine of
-// every pair asked for, checked now or before (latest: the newest row of
-// each check), and reports whether any mismatched or could not be checked.
-func printCheckSummary(opts *CheckOptions, games []*harness.Game, engs []*harness.Engine, latest map[string]results.CheckRow) (bad bool) {
-	type tally struct{ ok, mismatch, failed, unchecked int }
-	tallies := map[string]*tally{}
-	var mismatches []results.CheckRow
-	for _, g := range games {
-		for _, e := range engs {
-			t := tallies[e.Name]
-			if t == nil {
-				t = &tally{}
-				tallies[e.Name] = t
-			}
+// CheckReport is the summary of gdlperf check, as --json prints it.
+type CheckReport struct {
+	OK         bool            `json:"ok"` // no pair mismatched or failed
+	Engines    []CheckTally    `json:"engines"`
+	Mismatches []CheckMismatch `json:"mismatches"`
+}
+
+// CheckTally counts the verdicts of one engine over the pairs asked for:
+// a pair is ok when every method agreed, mismatch when one differed, failed
+// when one could not run, unchecked when one could not be checked.
+type CheckTally struct {
+	Engine    string `json:"engine"`
+	Version   string `json:"version"`
+	OK        int    `json:"ok"`
+	Mismatch  int    `json:"mismatch"`
+	Failed    int    `json:"failed"`
+	Unchecked int    `json:"unchecked"`
+}
+
+// CheckMismatch is one mismatch, with the moves that lead to it and the
+// command that reproduces it.
+type CheckMismatch struct {
+	Engine    string `json:"engine"`
+	Version   string `json:"version"`
+	Game      string `json:"game"`
+	Method    string `json:"method"`
+	Seed      uint64 `json:"seed"`
+	Rollout   int    `json:"rollout"`
+	Step      int    `json:"step"`
+	Detail    string `json:"detail"`
+	Moves     string `json:"moves,omitempty"`
+	Reproduce string `json:"reproduce"`
+}
+
+// checkReport tallies the verdicts of every pair asked for, checked now or
+// before (latest: the newest row of each check).
+func checkReport(opts *CheckOptions, games []*harness.Game, engs []*harness.Engine, latest map[string]results.CheckRow) CheckReport {
+	rep := CheckReport{OK: true, Engines: []CheckTally{}, Mismatches: []CheckMismatch{}}
+	for _, e := range engs {
+		t := CheckTally{Engine: e.Name, Version: e.Version}
+		for _, g := range games {
 			worst := results.VerdictOK
 			for _, m := range opts.Methods {
 				r, ok := latest[harness.CheckKey(g.Key, e, m, opts.Seed, opts.Rollouts)]
@@ -195,7 +238,10 @@ func printCheckSummary(opts *CheckOptions, games []*harness.Game, engs []*harnes
 				switch r.Verdict {
 				case results.VerdictMismatch:
 					worst = r.Verdict
-					mismatches = append(mismatches, r)
+					rep.Mismatches = append(rep.Mismatches, CheckMismatch{
+						Engine: r.Engine, Version: r.EngineVersion, Game: r.GameKey, Method: r.Method, Seed: r.Seed,
+						Rollout: r.Rollout, Step: r.Step, Detail: r.Detail, Moves: r.History, Reproduce: r.Reproduce,
+					})
 				case results.VerdictError:
 					if worst != results.VerdictMismatch {
 						worst = r.Verdict
@@ -208,35 +254,52 @@ func printCheckSummary(opts *CheckOptions, games []*harness.Game, engs []*harnes
 			}
 			switch worst {
 			case results.VerdictOK:
-				t.ok++
+				t.OK++
 			case results.VerdictMismatch:
-				t.mismatch++
+				t.Mismatch++
 			case results.VerdictError:
-				t.failed++
+				t.Failed++
 			default:
-				t.unchecked++
+				t.Unchecked++
 			}
 		}
+		rep.OK = rep.OK && t.Mismatch == 0 && t.Failed == 0
+		rep.Engines = append(rep.Engines, t)
 	}
-	for _, r := range mismatches {
-		fmt.Fprintf(opts.IO.Out, "\nMISMATCH %s on %s (%s, seed %d, rollout %d, step %d)\n  %s\n", r.Engine, r.GameKey, r.Method, r.Seed, r.Rollout, r.Step, r.Detail)
-		if r.History != "" {
-			fmt.Fprintf(opts.IO.Out, "  moves: %s\n", r.History)
+	sort.SliceStable(rep.Mismatches, func(i, j int) bool {
+		a, b := rep.Mismatches[i], rep.Mismatches[j]
+		if a.Game != b.Game {
+			return a.Game < b.Game
 		}
-		fmt.Fprintf(opts.IO.Out, "  reproduce: %s\n", r.Reproduce)
+		return a.Engine < b.Engine
+	})
+	return rep
+}
+
+// printCheckSummary prints the mismatches and the verdicts per engine (or
+// the JSON report) and reports whether any pair mismatched or failed.
+func printCheckSummary(opts *CheckOptions, games []*harness.Game, engs []*harness.Engine, latest map[string]results.CheckRow) (bad bool) {
+	rep := checkReport(opts, games, engs, latest)
+	if opts.JSON {
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+		return !rep.OK
+	}
+	for _, r := range rep.Mismatches {
+		fmt.Fprintf(opts.IO.Out, "\nMISMATCH %s on %s (%s, seed %d, rollout %d, step %d)\n  %s\n", protocol.SafeText(r.Engine), protocol.SafeText(r.Game), r.Method, r.Seed, r.Rollout, r.Step, protocol.SafeText(r.Detail))
+		if r.Moves != "" {
+			fmt.Fprintf(opts.IO.Out, "  moves: %s\n", protocol.SafeText(r.Moves))
+		}
+		fmt.Fprintf(opts.IO.Out, "  reproduce: %s\n", protocol.SafeText(r.Reproduce))
 	}
 	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ENGINE\tOK\tMISMATCH\tFAILED\tUNCHECKED")
-	for _, e := range engs {
-		t := tallies[e.Name]
-		if t == nil {
-			t = &tally{}
-		}
-		bad = bad || t.mismatch > 0 || t.failed > 0
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", e.Name, t.ok, t.mismatch, t.failed, t.unchecked)
+	for _, t := range rep.Engines {
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", protocol.SafeText(t.Engine), t.OK, t.Mismatch, t.Failed, t.Unchecked)
 	}
 	w.Flush()
-	return bad
+	return !rep.OK
 }
 
 // newCmdEngineSelfCheck builds the hidden "gdlperf engine selfcheck", which

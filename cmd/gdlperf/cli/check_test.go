@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -212,4 +213,37 @@ func TestRunSaysWhenAnEngineCannotDoFixedWork(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "engine ext does not take --rollouts")
 	assert.NotContains(t, stderr, "engine prover does not")
+}
+
+// check --json prints the summary as one JSON document that CI can read:
+// the tallies per engine, the mismatches with their reproduce command, and
+// ok, which agrees with the exit status.
+func TestCheckJSON(t *testing.T) {
+	dir := t.TempDir()
+	engine := "prover-" + enginetest.DropLegal
+	code, stdout, stderr := run(t, "check", "--engines", "prover,"+engine, "--games", "builtin:tictactoe", "--methods", "trace", "--budget", "1s", "--results", dir, "--json")
+	require.Equal(t, ExitFailure, code, stderr)
+	var rep CheckReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
+	assert.False(t, rep.OK)
+	require.Len(t, rep.Engines, 2)
+	byName := map[string]CheckTally{}
+	for _, e := range rep.Engines {
+		byName[e.Engine] = e
+	}
+	assert.Equal(t, 1, byName["prover"].OK)
+	assert.Equal(t, 1, byName[engine].Mismatch)
+	require.Len(t, rep.Mismatches, 1)
+	m := rep.Mismatches[0]
+	assert.Equal(t, engine, m.Engine)
+	assert.Equal(t, "BUILTIN/tictactoe", strings.SplitN(m.Game, "/", 3)[0]+"/"+strings.SplitN(m.Game, "/", 3)[1])
+	assert.Equal(t, "trace", m.Method)
+	assert.Contains(t, m.Detail, "legal moves of role 0 missing")
+	assert.Contains(t, m.Reproduce, "gdlperf check")
+
+	code, stdout, _ = run(t, "check", "--engines", "prover", "--games", "builtin:tictactoe", "--methods", "trace", "--budget", "1s", "--results", dir, "--json")
+	require.Equal(t, 0, code)
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+	assert.True(t, rep.OK)
+	assert.Empty(t, rep.Mismatches)
 }
