@@ -530,3 +530,15 @@ printf 'version = 1.1-SNAPSHOT\nmillisecondsTaken = 20\nnumStateChanges = 700\nn
 	assert.Equal(t, "1.1", rows[0].EngineVersion)
 	assert.Equal(t, "1.1", rows[1].EngineVersion)
 }
+
+// The compatibility check runs under --limit: a hanging engine is refused
+// within it, not after the check's own minute.
+func TestRunCompatCheckHonoursTheLimit(t *testing.T) {
+	manifest := scriptManifest(t, "hang", "1", "sleep 100")
+	start := time.Now()
+	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe", "--engines", "hang", "--manifest", manifest, "--seconds", "1", "--limit", "1s", "--results", t.TempDir())
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "refusing engine hang: the compatibility check")
+	assert.Contains(t, stderr, "killed after the time limit of 1s")
+}
