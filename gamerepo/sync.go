@@ -60,6 +60,10 @@ func (e *TimeLimitError) Error() string {
 	return fmt.Sprintf("gave up after %s, the time limit of the sync (%s): the server is slow or does not answer; the games fetched so far are cached, so the same sync goes on from there", e.Limit, knob)
 }
 
+// Is makes a TimeLimitError match context.DeadlineExceeded, as the error
+// of a context's deadline does.
+func (e *TimeLimitError) Is(target error) bool { return target == context.DeadlineExceeded }
+
 // WithConcurrency sets how many games are fetched at once (default 4).
 func WithConcurrency(n int) SyncOption { return func(o *syncOptions) { o.concurrency = max(n, 1) } }
 
@@ -114,8 +118,9 @@ func (s *SyncSummary) String() string {
 // index. Of a game with more than DefaultMaxVersions versions (see
 // WithMaxVersions) only the newest are fetched, with a warning; versions
 // with the same rulesheet share one file; the whole sync gives up after
-// DefaultSyncTimeLimit (WithTimeLimit) with a *TimeLimitError. Versions already cached are checked against their sha256 and
-// fetched again only when corrupted. A game that fails is recorded in the
+// DefaultSyncTimeLimit (WithTimeLimit) with a *TimeLimitError. Versions
+// already cached are checked against their sha256 and fetched again only
+// when corrupted. A game that fails is recorded in the
 // summary and the sync goes on; the error is for the repository as a whole
 // (no key list, a cancelled ctx, a cache that cannot be written). After an
 // interruption, running Sync again ends in the same cache as a sync that

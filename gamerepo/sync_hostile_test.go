@@ -244,6 +244,7 @@ func TestSyncTimeLimit(t *testing.T) {
 			var tle *gamerepo.TimeLimitError
 			require.True(t, errors.As(got.err, &tle), "%v", got.err)
 			assert.Equal(t, 300*time.Millisecond, tle.Limit)
+			assert.ErrorIs(t, got.err, context.DeadlineExceeded)
 			for _, m := range tt.wantMsg {
 				assert.Contains(t, got.err.Error(), m)
 			}
