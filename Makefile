@@ -3,15 +3,23 @@
 GO ?= go
 BIN ?= bin/gdlperf
 
-.PHONY: build test bench lint fuzz corpus-check check-corpus mirror-cache clean
+.PHONY: build test test-all bench lint fuzz corpus-check check-corpus mirror-cache clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/gdlperf
 
-# The test command of README.md and CI.
+# The quick tests (README.md; a few minutes on two cores): go test -short
+# leaves out the slow corpus, exhaustive and many-game conformance tests,
+# or plays fewer of their games.
 test:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -short -count=1 ./...
+
+# Every test, as CI runs them (about 20 minutes on two cores; a package
+# may take over go test's default 10 minutes when the machine is busy).
+test-all:
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout=45m ./...
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
@@ -31,9 +39,10 @@ fuzz:
 corpus-check:
 	GDLPERF_CORPUS=1 $(GO) test -count=1 -timeout=0 -run=TestCorpusRollouts -v ./engines/prover/
 
-# The ggp.org mirror in ../shared, synced into a cache inside the repo.
+# The ggp.org mirror in ../shared, synced into a cache inside the repo
+# (for these two targets only: the tests make caches in temporary folders).
 SHARED ?= ../shared
-export GDLPERF_CACHE ?= $(CURDIR)/.cache/gdlperf
+mirror-cache check-corpus: export GDLPERF_CACHE ?= $(CURDIR)/.cache/gdlperf
 mirror-cache: build
 	$(BIN) games sync --repo base,dresden --mirror $(SHARED)/gamerepo-mirror
 
