@@ -20,20 +20,23 @@ import (
 	"github.com/gdlperf/gdlperf/gamerepo"
 )
 
-// TestMain shares one cache folder between the tests (unless GDLPERF_CACHE
-// is set), so each game is built once.
+// TestMain shares one temporary cache folder between the tests, so each
+// game is built once per run, and removes it at the end. A GDLPERF_CACHE
+// of the environment is not used: tests write only to temporary folders.
+// The helper processes of TestConcurrentBuilds get the folder they are to
+// build into from their test.
 func TestMain(m *testing.M) {
-	if os.Getenv("GDLPERF_CACHE") == "" {
-		dir, err := os.MkdirTemp("", "gdlperf-compiled-test-")
-		if err != nil {
-			panic(err)
-		}
-		os.Setenv("GDLPERF_CACHE", dir)
-		code := m.Run()
-		os.RemoveAll(dir)
-		os.Exit(code)
+	if os.Getenv("GDLPERF_HELPER_GAME") != "" {
+		os.Exit(m.Run())
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "gdlperf-compiled-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("GDLPERF_CACHE", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func engine(t testing.TB) engines.Engine {

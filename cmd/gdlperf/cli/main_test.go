@@ -14,18 +14,16 @@ func TestMain(m *testing.M) {
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Setenv("GDLPERF_TEST_AS_MAIN", "1")
-	// Game caches and compiled engine programs go to a folder of the
-	// tests', shared by the engine processes they start, never to the
-	// user's cache.
-	if os.Getenv("GDLPERF_CACHE") == "" {
-		dir, err := os.MkdirTemp("", "gdlperf-cli-test-cache-")
-		if err != nil {
-			panic(err)
-		}
-		os.Setenv("GDLPERF_CACHE", dir)
-		code := m.Run()
-		os.RemoveAll(dir)
-		os.Exit(code)
+	// Game caches and compiled engine programs go to a temporary folder
+	// of the tests', shared by the engine processes they start, never to
+	// the user's cache nor to a GDLPERF_CACHE of the environment; it is
+	// removed at the end.
+	dir, err := os.MkdirTemp("", "gdlperf-cli-test-cache-")
+	if err != nil {
+		panic(err)
 	}
-	os.Exit(m.Run())
+	os.Setenv("GDLPERF_CACHE", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
