@@ -41,8 +41,10 @@
 // Names from the game reach the generated source only as integer ids: their
 // texts travel in an embedded data file (game.bin), with the ground terms
 // and facts. The runtime (rt/) is ordinary Go code copied beside the
-// generated files as package rt; the program speaks the engine process
-// protocol, writes traces, and answers the -serve line protocol that the
+// generated files as package rt, with package protocol beside it (the
+// import rewritten to the generated module's), so the program speaks the
+// engine process protocol, writes traces and times its rollouts with the
+// built-in engines' code; it answers the -serve line protocol that the
 // Machine of this package uses.
 package compiled
 

@@ -13,7 +13,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/propnet"
-	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // EngineInfoOptions are the options of gdlperf engine info.
@@ -119,10 +119,10 @@ func runNativeInfo(opts *EngineInfoOptions, e engines.Engine) error {
 	fmt.Fprintf(w, "game\t%s\n", name)
 	fmt.Fprintf(w, "engine\t%s %s\n", e.Name, e.Version)
 	fmt.Fprintf(w, "program\t%s\n", prog.Path)
-	if prog.Setup["buildMilliseconds"] == 0 {
+	if prog.Setup[protocol.KeyBuildMilliseconds] == 0 {
 		fmt.Fprintf(w, "setup\t%d ms (a cache hit)\n", setupMs)
 	} else {
-		fmt.Fprintf(w, "setup\t%d ms (code generation %d ms, build %d ms)\n", setupMs, prog.Setup["codegenMilliseconds"], prog.Setup["buildMilliseconds"])
+		fmt.Fprintf(w, "setup\t%d ms (code generation %d ms, build %d ms)\n", setupMs, prog.Setup[protocol.KeyCodegenMilliseconds], prog.Setup[protocol.KeyBuildMilliseconds])
 	}
 	for i, line := range prog.Info {
 		label := ""
@@ -139,14 +139,14 @@ func runNativeInfo(opts *EngineInfoOptions, e engines.Engine) error {
 	result := filepath.Join(dir, "result.txt")
 	runErr := runNative(prog.Path, []string{"-rollouts", "1", file, result, "0"}, io.Discard, opts.IO.Err)
 	text, _ := os.ReadFile(result)
-	res, _ := rollout.ParseResult(string(text))
-	if msg, ok := res.Get("errorMessage"); ok {
+	res, _ := protocol.Parse(string(text))
+	if msg, ok := res.Get(protocol.KeyErrorMessage); ok {
 		fmt.Fprintf(w, "start-up\tfailed: %s\n", msg)
 	} else if runErr != nil {
 		fmt.Fprintf(w, "start-up\tfailed: %v\n", runErr)
 	} else {
-		init, _ := res.Get("initMilliseconds")
-		design, _ := res.Get("design")
+		init, _ := res.Get(protocol.KeyInitMilliseconds)
+		design, _ := res.Get(protocol.KeyDesign)
 		fmt.Fprintf(w, "start-up\t%s ms, keeps the design %s\n", init, design)
 	}
 	return w.Flush()

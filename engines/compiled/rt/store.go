@@ -1,9 +1,9 @@
 // Package rt is the fixed, game-independent part of a compiled GDL program:
 // interned terms, tuple sets with hash indexes, the evaluation of units, the
-// rollout loop, its command line and the -serve line protocol; the engine
-// process protocol (result file, traces, the loop's driver and clock) is
-// package protocol's, which the generator copies beside it. The generator
-// copies these files beside the code it writes for one game.
+// per-step rollout loop (playout), the command line and the -serve line
+// protocol. The engine process protocol (result file, traces, the driver of
+// the rollouts and its clock) is package protocol's. The generator copies
+// both packages beside the code it writes for one game.
 package rt
 
 import "github.com/gdlperf/gdlperf/engines/protocol"
