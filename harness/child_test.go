@@ -67,7 +67,7 @@ func TestChildFaults(t *testing.T) {
 		body       string
 		opts       ChildOptions
 		perl       bool // the fake engine needs perl
-		parallel   bool // the fake engine only sleeps: run beside the others
+		parallel   bool // the fake engine mostly sleeps: run beside the others
 		wantStatus string
 		wantError  string
 		maxWall    time.Duration
@@ -114,7 +114,7 @@ func TestChildFaults(t *testing.T) {
 			opts: ChildOptions{TargetSeconds: 1}, wantStatus: results.StatusError, wantError: "implausible figures: millisecondsTaken = 300 for a 1 s run"},
 		{name: "state changes per CPU second", body: result("version = 1", "millisecondsTaken = 1000", "numStateChanges = 5000000000", "numRollouts = 100"),
 			wantStatus: results.StatusError, wantError: "implausible figures: 5000000000 state changes"},
-		{name: "under-reported time, CPU", perl: true, body: `perl -e 'for (;;) { for (1..100000) {} last if (times())[0] >= 1.2 }'; ` + result("version = 1", "millisecondsTaken = 1", "initMilliseconds = 0", "numStateChanges = 5000", "numRollouts = 100"),
+		{name: "under-reported time, CPU", perl: true, parallel: true, body: `perl -e 'for (;;) { for (1..100000) {} last if (times())[0] >= 1.2 }'; ` + result("version = 1", "millisecondsTaken = 1", "initMilliseconds = 0", "numStateChanges = 5000", "numRollouts = 100"),
 			opts: ChildOptions{Limit: 60 * time.Second}, wantStatus: results.StatusError, wantError: "implausible figures: the processes used"},
 		{name: "under-reported time, wall", parallel: true, body: `sleep 3.4; ` + result("version = 1", "millisecondsTaken = 100", "initMilliseconds = 0", "numStateChanges = 5000", "numRollouts = 100"),
 			wantStatus: results.StatusError, wantError: "implausible figures: the process ran"},
@@ -229,15 +229,22 @@ func TestProcTrackerPollAllocatesNothing(t *testing.T) {
 }
 
 // No process of a run outlives it, even one that left the session or whose
-// parent died, and the run's temp folder goes too.
+// parent died, and the run's temp folder (the engine's TMPDIR, where a go
+// build keeps its work) goes too, also when the run is killed.
 func TestChildLeavesNothing(t *testing.T) {
+	const burner = `sh -c 'echo $$ > "$PIDFILE"; while :; do :; done'`
 	tests := []struct {
-		name  string
-		spawn string // starts a CPU burner that writes its pid to $PIDFILE
+		name       string
+		spawn      string // starts a CPU burner that writes its pid to $PIDFILE
+		then       string // after the burner started
+		opts       ChildOptions
+		wantStatus string
+		wantFlags  []string
 	}{
-		{name: "setsid grandchild", spawn: `setsid sh -c 'echo $$ > "$PIDFILE"; while :; do :; done' &`},
-		{name: "double fork", spawn: `(setsid sh -c 'echo $$ > "$PIDFILE"; while :; do :; done' &) &`},
+		{name: "setsid grandchild", spawn: `setsid ` + burner + ` &`},
+		{name: "double fork", spawn: `(setsid ` + burner + ` &) &`},
 		{name: "new process group", spawn: `perl -e 'setpgrp(0, 0); open(F, ">", $ENV{PIDFILE}); print F "$$\n"; close F; 1 while 1' &`},
+		{name: "killed at the time limit", spawn: `setsid ` + burner + ` &`, then: "sleep 100", opts: ChildOptions{Limit: time.Second}, wantStatus: results.StatusTimeout},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -247,16 +254,22 @@ func TestChildLeavesNothing(t *testing.T) {
 			root := t.TempDir()
 			pidFile := filepath.Join(root, "pid")
 			tmpFile := filepath.Join(root, "tmpdir")
+			then, want, flags := tt.then, tt.wantStatus, tt.wantFlags
+			if then == "" {
+				then, want, flags = okResult, results.StatusOK, []string{"left 1 process(es) running after it exited (killed)"}
+			}
 			body := `export PIDFILE=` + pidFile + `; mktemp -d > ` + tmpFile + `; ` + tt.spawn +
-				` while [ ! -s "$PIDFILE" ]; do sleep 0.01; done; ` + okResult
-			out := runFake(t, body, ChildOptions{TempRoot: root})
-			require.Equal(t, results.StatusOK, out.Status, out.Error)
+				` while [ ! -s "$PIDFILE" ]; do sleep 0.01; done; ` + then
+			o := tt.opts
+			o.TempRoot = root
+			out := runFake(t, body, o)
+			require.Equal(t, want, out.Status, out.Error)
+			assert.Equal(t, flags, out.Flags)
 			b, err := os.ReadFile(pidFile)
 			require.NoError(t, err)
 			pid := strings.TrimSpace(string(b))
 			_, err = os.Stat("/proc/" + pid)
 			assert.True(t, os.IsNotExist(err), "process %s of the run is still there", pid)
-			assert.Equal(t, []string{"left 1 process(es) running after it exited (killed)"}, out.Flags)
 			b, err = os.ReadFile(tmpFile)
 			require.NoError(t, err)
 			tmp := strings.TrimSpace(string(b))
