@@ -86,6 +86,13 @@ func readSexprs(file string, src []byte, lim Limits) ([]*sexpr, error) {
 			i++
 			col++
 			continue
+		case c == 0xEF && i+2 < len(src) && src[i+1] == 0xBB && src[i+2] == 0xBF:
+			// A byte-order mark where a token would start (files joined
+			// with cat) is space, as at the start of the file; were it the
+			// start of a name, the printed rules would lose it.
+			i += 3
+			col += 3
+			continue
 		case c == ';':
 			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
 				i++

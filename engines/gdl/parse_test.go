@@ -456,6 +456,13 @@ func TestParseByteOrderMark(t *testing.T) {
 	rules, fs := mustParse(t, "\ufeff(role a)\n(init p)\n")
 	assert.Equal(t, []string{"(role a)", "(init p)"}, ruleStrings(rules))
 	assert.Empty(t, fs)
+
+	// Two files joined: a mark where a token starts is space too; inside
+	// a name it is a character of the name.
+	rules, fs = mustParse(t, "(role a)\n\ufeff(init p)\n \ufeffq (r \ufeffs x\ufeffy)\n")
+	assert.Equal(t, []string{"(role a)", "(init p)", "q", "(r s x\ufeffy)"}, ruleStrings(rules))
+	assert.Empty(t, fs)
+	assert.Equal(t, Pos{2, 4}, rules[1].Pos, "columns count bytes")
 }
 
 func TestParsePositions(t *testing.T) {
