@@ -1,13 +1,17 @@
 package report
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"golang.org/x/perf/benchmath"
 
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -17,17 +21,30 @@ type Verdict string
 
 // Verdicts of a Diff.
 const (
-	Faster  Verdict = "faster"  // significantly faster, by more than the noise
-	Slower  Verdict = "slower"  // significantly slower, by more than the noise: a regression
-	Same    Verdict = "~"       // no significant change beyond the noise
-	Broken  Verdict = "broken"  // no run failed before, some run fails now
-	Fixed   Verdict = "fixed"   // some run failed before, none fails now
-	Failing Verdict = "failing" // runs fail on both sides and one side has no ok run
-	Added   Verdict = "new"     // only NEW ran the game
-	Removed Verdict = "gone"    // only OLD ran the game
+	Faster       Verdict = "faster"       // significantly faster, by more than the noise
+	Slower       Verdict = "slower"       // significantly slower, by more than the noise: a regression
+	Same         Verdict = "~"            // no significant change beyond the noise, with runs enough to see one
+	Inconclusive Verdict = "inconclusive" // too few (uncontended) runs for the test to ever be significant
+	Broken       Verdict = "broken"       // no run failed before, some run fails now
+	Fixed        Verdict = "fixed"        // some run failed before, none fails now
+	Failing      Verdict = "failing"      // runs fail on both sides and one side has no ok run
+	Added        Verdict = "new"          // only NEW ran the game
+	Removed      Verdict = "gone"         // only OLD ran the game
 )
 
-var verdictOrder = []Verdict{Faster, Slower, Same, Broken, Fixed, Failing, Added, Removed}
+var verdictOrder = []Verdict{Faster, Slower, Same, Inconclusive, Broken, Fixed, Failing, Added, Removed}
+
+// DefaultReference is the engine whose rates measure the machine when two
+// campaigns are compared (DiffOptions.Reference).
+const DefaultReference = "prover"
+
+// Limits beyond which the conditions of two sides differ markedly: the
+// medians of their runs' CPU shares (capped at 1), and of the load per
+// core when their runs started.
+const (
+	shareLimit = 0.1
+	loadLimit  = 1.0
+)
 
 // DiffOptions configure Diff.
 type DiffOptions struct {
@@ -37,12 +54,24 @@ type DiffOptions struct {
 	// CrossMachine allows comparing rows of two different machines when the
 	// sides have no machine in common (each side must then have one).
 	CrossMachine bool
+	// Reference is the engine that measures the machine: DefaultReference
+	// when empty.
+	Reference string
+	// Calibrate divides NEW's rates by the machine factor: the geometric
+	// mean, over the games both sides' reference engine ran, of its rate in
+	// NEW over its rate in OLD. Without it, sides of separate campaigns or
+	// of markedly different conditions are refused.
+	Calibrate bool
 }
 
 // Side is one side of a Diff: rows and how to name them in messages.
 type Side struct {
 	Label string
 	Rows  []results.Row
+	// Context are more rows of the side's campaign, not compared: the
+	// reference engine's runs are looked for in Rows and Context (rows of
+	// one run key count once).
+	Context []results.Row
 }
 
 // DiffGame is one game of a DiffTable: A is the new cell, B the old.
@@ -51,13 +80,24 @@ type DiffGame struct {
 	Verdict Verdict
 }
 
-// DiffTable compares one engine's old and new runs on one machine.
+// DiffTable compares one engine's old and new runs on one machine in one
+// setup.
 type DiffTable struct {
 	OldMachine, NewMachine string
+	Setup                  Setup
 	Old, New               Version
 	Games                  []DiffGame // by game key
 	Summary                PairSummary
-	counts                 map[Verdict]int
+	// Overall is the verdict on the geometric mean of the ratios: Faster or
+	// Slower when its 95% interval lies beyond 1±noise, else Same (or
+	// Inconclusive with fewer than 2 compared games).
+	Overall Verdict
+	// Factor is the machine factor NEW's rates were divided by (1 when not
+	// calibrated), Calibration says where it came from.
+	Factor      float64
+	Calibration string
+	CPU         bool // some run of the table reported its timed CPU time
+	counts      map[Verdict]int
 }
 
 // Count returns the number of games with verdict v.
@@ -68,6 +108,8 @@ type Diff struct {
 	Old, New string // the sides' labels
 	Noise    float64
 	Tables   []*DiffTable
+	// OldConditions and NewConditions describe how each side was measured.
+	OldConditions, NewConditions Conditions
 	// Warnings are non-fatal findings: too few repetitions for a verdict,
 	// machines or engines on one side only.
 	Warnings []string
@@ -95,10 +137,134 @@ func (d *Diff) Games(v Verdict) []string {
 	return out
 }
 
+// Overall returns the tables whose overall verdict is v.
+func (d *Diff) Overall(v Verdict) []*DiffTable {
+	var out []*DiffTable
+	for _, t := range d.Tables {
+		if t.Overall == v {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// RunsNeeded is the most ok runs per side any inconclusive game needs, 0
+// when no game is inconclusive for want of runs.
+func (d *Diff) RunsNeeded() int {
+	n := 0
+	for _, t := range d.Tables {
+		for _, g := range t.Games {
+			if g.Verdict == Inconclusive && g.A.Measured() && g.B.Measured() {
+				n = max(n, RunsNeeded(thresholds.CompareAlpha, g.Tests))
+			}
+		}
+	}
+	return n
+}
+
+// Conditions describe how one side's runs were measured.
+type Conditions struct {
+	First, Last string // earliest and latest start time; "" when no row has one
+	// Share is the median CPU share (CPUShare, capped at 1) of the ok runs
+	// that record one and were not contended (those are left out run by
+	// run), over Shares runs; NaN when none does.
+	Share  float64
+	Shares int
+	// Load is the median 1-minute load per logical CPU when the runs
+	// started, over Loads runs; NaN when unknown.
+	Load      float64
+	Loads     int
+	Contended int // ok runs left out as contended
+}
+
+func conditionsOf(rows []results.Row) Conditions {
+	c := Conditions{Share: math.NaN(), Load: math.NaN()}
+	var shares, loads []float64
+	for i := range rows {
+		r := &rows[i]
+		if r.StartTime != "" {
+			if c.First == "" || r.StartTime < c.First {
+				c.First = r.StartTime
+			}
+			c.Last = max(c.Last, r.StartTime)
+		}
+		if l, ok := loadPerCore(r); ok {
+			loads = append(loads, l)
+		}
+		if r.Status != results.StatusOK {
+			continue
+		}
+		if bad, _ := contended(r); bad {
+			c.Contended++
+		} else if s, ok := CPUShare(r); ok {
+			shares = append(shares, min(s, 1))
+		}
+	}
+	c.Shares, c.Loads = len(shares), len(loads)
+	if len(shares) > 0 {
+		c.Share = median(shares)
+	}
+	if len(loads) > 0 {
+		c.Load = median(loads)
+	}
+	return c
+}
+
+// String is "runs 2026-01-10T10:00:00Z – 2026-01-11T10:00:00Z, median CPU
+// share 0.98, load 0.2 per core, 3 contended".
+func (c Conditions) String() string {
+	var parts []string
+	if c.First != "" {
+		parts = append(parts, "runs "+c.First+" – "+c.Last)
+	} else {
+		parts = append(parts, "no start times")
+	}
+	if c.Shares > 0 {
+		parts = append(parts, fmt.Sprintf("median CPU share %.2f", c.Share))
+	}
+	if c.Loads > 0 {
+		parts = append(parts, fmt.Sprintf("load %.2f per core", c.Load))
+	}
+	if c.Contended > 0 {
+		parts = append(parts, fmt.Sprintf("%d contended", c.Contended))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// OneCampaign says whether two sides are one campaign: their start-time
+// ranges overlap, as those of versions measured in one interleaved campaign
+// do. known is false when a side has no start times.
+func OneCampaign(a, b Conditions) (one, known bool) {
+	if a.First == "" || b.First == "" {
+		return false, false
+	}
+	return max(a.First, b.First) <= min(a.Last, b.Last), true
+}
+
+// differences lists how the conditions of old and new differ markedly.
+func differences(old, new Conditions) []string {
+	var out []string
+	if old.Shares > 0 && new.Shares > 0 && math.Abs(old.Share-new.Share) > shareLimit {
+		out = append(out, fmt.Sprintf("their median CPU shares differ by more than %.1f (%.2f and %.2f)", shareLimit, old.Share, new.Share))
+	}
+	if old.Loads > 0 && new.Loads > 0 && math.Abs(old.Load-new.Load) > loadLimit {
+		out = append(out, fmt.Sprintf("their median loads differ by more than %g per core (%.2f and %.2f)", loadLimit, old.Load, new.Load))
+	}
+	return out
+}
+
 // CompareSides compares the runs of old and new. Each side may hold several
 // engines, each in one version; engines are matched by name, or directly
 // when each side holds one engine. Rows are compared only within one
-// machine (unless DiffOptions.CrossMachine allows a pair of single machines).
+// machine and one setup (unless DiffOptions.CrossMachine allows a pair of
+// single machines).
+//
+// Two sides are comparable as they are when they are one campaign
+// (OneCampaign) and their conditions do not differ markedly (median CPU
+// shares within 0.1, median loads per core within 1). Otherwise
+// CompareSides refuses, unless DiffOptions.Calibrate is set: then NEW's
+// rates are divided by the machine factor of the reference engine on each
+// machine, and the sides must both have run it on common games.
 func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 	d := &Diff{Old: old.Label, New: new.Label, Noise: o.Noise}
 	if len(old.Rows) == 0 {
@@ -107,6 +273,7 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 	if len(new.Rows) == 0 {
 		return nil, fmt.Errorf("%s has no results", new.Label)
 	}
+	ref := cmp.Or(o.Reference, DefaultReference)
 	co, cn := Analyze(old.Rows), Analyze(new.Rows)
 	eo, err := oneVersionEach(co, old.Label)
 	if err != nil {
@@ -137,43 +304,54 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 			return nil, fmt.Errorf("%s and %s have no engine in common (%s; %s)", old.Label, new.Label, versionList(eo), versionList(en))
 		}
 	}
-	type machinePair struct{ old, new *Machine }
-	var machines []machinePair
-	for _, mo := range co.Machines {
-		if i := slices.IndexFunc(cn.Machines, func(m *Machine) bool { return m.ID == mo.ID }); i >= 0 {
-			machines = append(machines, machinePair{mo, cn.Machines[i]})
-		}
+	machines, err := pairMachines(d, co, cn, old.Label, new.Label, o.CrossMachine)
+	if err != nil {
+		return nil, err
 	}
-	if len(machines) == 0 {
-		if !o.CrossMachine || len(co.Machines) != 1 || len(cn.Machines) != 1 {
-			msg := fmt.Sprintf("%s and %s were measured on different machines (%s; %s), and rates of two machines are not comparable", old.Label, new.Label, machineList(co), machineList(cn))
-			if len(co.Machines) == 1 && len(cn.Machines) == 1 {
-				msg += "; --cross-machine compares them anyway"
-			}
-			return nil, errors.New(msg)
-		}
-		machines = append(machines, machinePair{co.Machines[0], cn.Machines[0]})
-		d.Warnings = append(d.Warnings, fmt.Sprintf("comparing machine %s (%s) with machine %s (%s): the ratios include the difference of the machines", plain(co.Machines[0].ID), old.Label, plain(cn.Machines[0].ID), new.Label))
-	} else {
-		for _, c := range []struct {
-			camp  *Campaign
-			other *Campaign
-			label string
-		}{{co, cn, old.Label}, {cn, co, new.Label}} {
-			for _, m := range c.camp.Machines {
-				if !slices.ContainsFunc(c.other.Machines, func(x *Machine) bool { return x.ID == m.ID }) {
-					d.Warnings = append(d.Warnings, fmt.Sprintf("machine %s is only in %s: its runs are not compared", plain(m.ID), c.label))
-				}
-			}
-		}
+
+	// Are the sides comparable as they are?
+	d.OldConditions, d.NewConditions = conditionsOf(old.Rows), conditionsOf(new.Rows)
+	var reasons []string
+	one, known := OneCampaign(d.OldConditions, d.NewConditions)
+	switch {
+	case known && !one:
+		reasons = append(reasons, fmt.Sprintf("they are separate campaigns: their start times do not interleave (%s: %s – %s; %s: %s – %s), so the machine may have changed between them",
+			old.Label, d.OldConditions.First, d.OldConditions.Last, new.Label, d.NewConditions.First, d.NewConditions.Last))
+	case !known:
+		d.Warnings = append(d.Warnings, fmt.Sprintf("cannot tell whether %s and %s are one campaign: some side's rows have no start times", old.Label, new.Label))
 	}
-	untestable, unbounded := 0, 0
+	reasons = append(reasons, differences(d.OldConditions, d.NewConditions)...)
+	var calib *calibrator
+	if o.Calibrate || len(reasons) > 0 {
+		calib = newCalibrator(old, new, ref, engines[0].old.Engine == ref && len(engines) == 1)
+	}
+	if len(reasons) > 0 && !o.Calibrate {
+		msg := fmt.Sprintf("%s and %s are not comparable as they are: %s", old.Label, new.Label, strings.Join(reasons, "; "))
+		if f, note, err := calib.factor(machines[0].old, machines[0].new); err == nil {
+			msg += fmt.Sprintf("; the machine factor is %s (%s): --calibrate divides %s's rates by it", FormatRatio(f), note, new.Label)
+		} else {
+			msg += fmt.Sprintf("; and %v. Measure both versions in one campaign (gdlperf run --engines with both), or run the reference engine %s in both campaigns and use --calibrate", err, plain(ref))
+		}
+		return nil, errors.New(msg)
+	}
+
 	for _, mp := range machines {
+		factor, note := 1.0, ""
+		if calib != nil {
+			f, n, err := calib.factor(mp.old, mp.new)
+			if err != nil {
+				return nil, fmt.Errorf("cannot calibrate %s against %s: %w", new.Label, old.Label, err)
+			}
+			factor, note = f, n
+		}
 		for _, ep := range engines {
 			if !mp.old.Has(ep.old) && !mp.new.Has(ep.new) {
 				continue
 			}
-			t := &DiffTable{OldMachine: mp.old.ID, NewMachine: mp.new.ID, Old: ep.old, New: ep.new, counts: map[Verdict]int{}}
+			t := &DiffTable{OldMachine: mp.old.ID, NewMachine: mp.new.ID, Setup: mp.old.Setup, Old: ep.old, New: ep.new, Factor: factor, counts: map[Verdict]int{}}
+			if note != "" {
+				t.Calibration = fmt.Sprintf("machine factor %s from %s: %s's rates are divided by it", FormatRatio(factor), note, new.Label)
+			}
 			games := map[string]bool{}
 			for _, g := range mp.old.Games {
 				if mp.old.Cell(g, ep.old) != nil {
@@ -187,41 +365,200 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 			}
 			var pgs []PairGame
 			for _, g := range sortedKeys(games) {
-				pg := compareCells(g, mp.new.Cell(g, ep.new), mp.old.Cell(g, ep.old))
+				pgs = append(pgs, compareCells(g, scaled(mp.new.Cell(g, ep.new), factor), mp.old.Cell(g, ep.old)))
+			}
+			adjust(pgs)
+			for _, pg := range pgs {
 				v := verdict(&pg, o.Noise)
-				if v == Same && pg.A.Measured() && pg.B.Measured() && !pg.Testable {
-					untestable++
-				}
-				for _, c := range []*Cell{pg.A, pg.B} {
-					if c.Measured() && !(finite(c.Rate.Lo) && finite(c.Rate.Hi)) {
-						unbounded++
-					}
-				}
 				t.counts[v]++
 				t.Games = append(t.Games, DiffGame{PairGame: pg, Verdict: v})
-				pgs = append(pgs, pg)
+				for _, c := range []*Cell{pg.A, pg.B} {
+					if c == nil {
+						continue
+					}
+					for _, r := range c.Runs {
+						t.CPU = t.CPU || r.TimedCPUMs > 0
+					}
+				}
 			}
 			t.Summary = Summarize(pgs, "new", "old")
+			t.Overall = Same
+			switch t.Summary.OverallBeyond(o.Noise) {
+			case 1:
+				t.Overall = Faster
+			case -1:
+				t.Overall = Slower
+			}
+			if t.Summary.Compared < 2 {
+				t.Overall = Inconclusive
+			}
 			d.Tables = append(d.Tables, t)
 		}
 	}
 	if len(d.Tables) == 0 {
 		return nil, fmt.Errorf("%s and %s have no runs of the same engine on the same machine", old.Label, new.Label)
 	}
-	if unbounded > 0 {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%d samples (one side on one game) have fewer than 6 ok runs: their 95%% intervals are unbounded (±∞), as in benchstat", unbounded))
-	}
-	if untestable > 0 {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%s had too few repetitions for a verdict (the U test needs at least 4 runs on a side to detect a difference at alpha 0.05); %s", plural(untestable, "game"), pluralVerb(untestable, "its verdict is", "their verdicts are")+" ~"))
-	}
 	return d, nil
 }
 
-func pluralVerb(n int, one, many string) string {
-	if n == 1 {
-		return one
+type machinePair struct{ old, new *Machine }
+
+// pairMachines pairs the machines (fingerprint and setup) of the sides.
+func pairMachines(d *Diff, co, cn *Campaign, oldLabel, newLabel string, cross bool) ([]machinePair, error) {
+	var machines []machinePair
+	ids := func(c *Campaign) []string {
+		var out []string
+		for _, m := range c.Machines {
+			if !slices.Contains(out, m.ID) {
+				out = append(out, m.ID)
+			}
+		}
+		return out
 	}
-	return many
+	io, in := ids(co), ids(cn)
+	common := false
+	for _, id := range io {
+		common = common || slices.Contains(in, id)
+	}
+	if !common {
+		if !cross || len(io) != 1 || len(in) != 1 {
+			msg := fmt.Sprintf("%s and %s were measured on different machines (%s; %s), and rates of two machines are not comparable", oldLabel, newLabel, machineList(io), machineList(in))
+			if len(io) == 1 && len(in) == 1 {
+				msg += "; --cross-machine compares them anyway"
+			}
+			return nil, errors.New(msg)
+		}
+		d.Warnings = append(d.Warnings, fmt.Sprintf("comparing machine %s (%s) with machine %s (%s): the ratios include the difference of the machines", plain(io[0]), oldLabel, plain(in[0]), newLabel))
+	}
+	sameMachine := func(a, b *Machine) bool { return a.Setup == b.Setup && (a.ID == b.ID || !common) }
+	for _, mo := range co.Machines {
+		if i := slices.IndexFunc(cn.Machines, func(m *Machine) bool { return sameMachine(mo, m) }); i >= 0 {
+			machines = append(machines, machinePair{mo, cn.Machines[i]})
+		}
+	}
+	for _, c := range []struct {
+		camp, other *Campaign
+		label       string
+	}{{co, cn, oldLabel}, {cn, co, newLabel}} {
+		for _, m := range c.camp.Machines {
+			switch {
+			case slices.ContainsFunc(c.other.Machines, func(x *Machine) bool { return sameMachine(m, x) }):
+			case common && !slices.ContainsFunc(c.other.Machines, func(x *Machine) bool { return x.ID == m.ID }):
+				if !slices.Contains(d.Warnings, fmt.Sprintf("machine %s is only in %s: its runs are not compared", plain(m.ID), c.label)) {
+					d.Warnings = append(d.Warnings, fmt.Sprintf("machine %s is only in %s: its runs are not compared", plain(m.ID), c.label))
+				}
+			default:
+				d.Warnings = append(d.Warnings, fmt.Sprintf("runs of %s on machine %s are only in %s: runs of different setups are never pooled or compared", m.Setup, plain(m.ID), c.label))
+			}
+		}
+	}
+	if len(machines) == 0 {
+		return nil, fmt.Errorf("%s and %s have no runs of the same setup on the same machine (%s; %s): runs of different lengths, modes, workloads, transforms or measures are not compared", oldLabel, newLabel, setupList(co), setupList(cn))
+	}
+	return machines, nil
+}
+
+func setupList(c *Campaign) string {
+	var s []string
+	for _, m := range c.Machines {
+		if x := m.Setup.String(); !slices.Contains(s, x) {
+			s = append(s, x)
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// scaled returns a copy of c with its rates divided by f (c itself when f
+// is 1 or c is nil).
+func scaled(c *Cell, f float64) *Cell {
+	if c == nil || f == 1 || !c.Measured() {
+		return c
+	}
+	out := *c
+	values := make([]float64, len(c.sample.Values))
+	for i, v := range c.sample.Values {
+		values[i] = v / f
+	}
+	out.sample = benchmath.NewSample(values, &thresholds)
+	out.Rate = benchmath.AssumeNothing.Summary(out.sample, Confidence)
+	out.CPURate = c.CPURate / f
+	out.Rollouts = c.Rollouts / f
+	return &out
+}
+
+// calibrator measures the machine with the reference engine's runs of
+// each side.
+type calibrator struct {
+	ref           string
+	old, new      *Campaign
+	oldLb, newLb  string
+	isComparedOne bool // the reference is the one engine compared
+}
+
+func newCalibrator(old, new Side, ref string, isCompared bool) *calibrator {
+	pick := func(s Side) []results.Row {
+		var out []results.Row
+		seen := map[string]bool{}
+		for _, rows := range [][]results.Row{s.Rows, s.Context} {
+			for _, r := range rows {
+				if r.Engine != ref || (r.RunKey != "" && seen[r.RunKey]) {
+					continue
+				}
+				seen[r.RunKey] = true
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	return &calibrator{ref: ref, old: Analyze(pick(old)), new: Analyze(pick(new)), oldLb: old.Label, newLb: new.Label, isComparedOne: isCompared}
+}
+
+// factor is the machine factor between two machines of the sides: the
+// geometric mean over the games the reference ran on both of its rate in
+// NEW over its rate in OLD, with a note saying where it came from.
+func (c *calibrator) factor(mo, mn *Machine) (float64, string, error) {
+	if c.isComparedOne {
+		return 0, "", fmt.Errorf("the reference engine %s is the engine compared; name another with --reference", plain(c.ref))
+	}
+	find := func(camp *Campaign, m *Machine, label string) (*Machine, Version, error) {
+		for _, x := range camp.Machines {
+			if x.ID != m.ID || x.Setup != m.Setup {
+				continue
+			}
+			if len(x.Versions) > 1 {
+				return nil, Version{}, fmt.Errorf("the reference engine %s has %d versions in %s (%s)", plain(c.ref), len(x.Versions), label, versionList(x.Versions))
+			}
+			return x, x.Versions[0], nil
+		}
+		return nil, Version{}, fmt.Errorf("%s has no runs of the reference engine %s on machine %s in %s", label, plain(c.ref), plain(machineName(m.ID)), m.Setup)
+	}
+	ro, vo, err := find(c.old, mo, c.oldLb)
+	if err != nil {
+		return 0, "", err
+	}
+	rn, vn, err := find(c.new, mn, c.newLb)
+	if err != nil {
+		return 0, "", err
+	}
+	var ratios []float64
+	for _, g := range ro.Games {
+		a, b := rn.Cell(g, vn), ro.Cell(g, vo)
+		if pg := compareCells(g, a, b); pg.Outcome == Compared {
+			ratios = append(ratios, pg.Ratio)
+		}
+	}
+	if len(ratios) == 0 {
+		return 0, "", fmt.Errorf("the reference engine %s ran ok on no common game in %s and %s", plain(c.ref), c.oldLb, c.newLb)
+	}
+	gm, lo, hi := geoMeanCI(ratios, Confidence)
+	note := fmt.Sprintf("%s on %s", plain(c.ref), plural(len(ratios), "game"))
+	if !math.IsNaN(lo) {
+		note += fmt.Sprintf(", 95%% interval %s", FormatInterval(lo, hi))
+	}
+	if vo != vn {
+		note += fmt.Sprintf("; %s and %s: the factor includes the reference's own change", plain(vo.String()), plain(vn.String()))
+	}
+	return gm, note, nil
 }
 
 // verdict classifies g, where A is new and B is old.
@@ -238,13 +575,17 @@ func verdict(g *PairGame, noise float64) Verdict {
 		return Broken
 	case oldFail && !newFail:
 		return Fixed
+	case g.A.AllContended() || g.B.AllContended():
+		return Inconclusive
 	case !g.A.Measured() || !g.B.Measured():
 		return Failing
-	}
-	switch {
-	case g.Sign > 0 && g.Ratio > 1+noise:
+	case g.Outcome.Wrong():
+		return Same
+	case !g.Testable:
+		return Inconclusive
+	case g.Sign > 0 && g.Lo > 1+noise:
 		return Faster
-	case g.Sign < 0 && g.Ratio < 1-noise:
+	case g.Sign < 0 && g.Hi < 1-noise:
 		return Slower
 	}
 	return Same
@@ -272,10 +613,10 @@ func versionList(vs []Version) string {
 	return strings.Join(s, ", ")
 }
 
-func machineList(c *Campaign) string {
-	s := make([]string, len(c.Machines))
-	for i, m := range c.Machines {
-		s[i] = plain(m.ID)
+func machineList(ids []string) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = plain(id)
 		if s[i] == "" {
 			s[i] = `""`
 		}
@@ -283,20 +624,32 @@ func machineList(c *Campaign) string {
 	return "machine " + strings.Join(s, ", ")
 }
 
-// WriteText writes the comparison as tables, one per engine and machine,
-// each followed by its summary line and the errors of broken games.
+// WriteText writes the comparison as tables, one per engine, machine and
+// setup, each followed by the errors of broken games, the contended runs
+// left out, what the inconclusive games need, and its summary line.
 func (d *Diff) WriteText(w io.Writer) error {
 	for i, t := range d.Tables {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintln(w, t.heading())
+		if t.Calibration != "" {
+			fmt.Fprintln(w, "calibrated:", t.Calibration)
+		}
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "game\told states/s\t\tnew states/s\t\tnew/old\t95% interval\tp\tverdict")
+		head := "game\told states/s\t\tnew states/s\t\tnew/old\t95% interval\tp (Holm)"
+		if t.CPU {
+			head += "\tnew/old per CPU-s"
+		}
+		fmt.Fprintln(tw, head+"\tverdict")
 		for _, g := range t.Games {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", plain(g.Game),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", plain(g.Game),
 				cellRate(g.B), cellSpread(g.B), cellRate(g.A), cellSpread(g.A),
-				FormatRatio(g.Ratio), FormatInterval(g.Lo, g.Hi), FormatP(g.Cmp), g.Verdict)
+				FormatRatio(g.Ratio), FormatInterval(g.Lo, g.Hi), formatP(&g.PairGame))
+			if t.CPU {
+				fmt.Fprintf(tw, "\t%s", cpuRatio(g.A, g.B))
+			}
+			fmt.Fprintf(tw, "\t%s\n", g.Verdict)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -313,36 +666,89 @@ func (d *Diff) WriteText(w io.Writer) error {
 				fmt.Fprintln(w)
 			}
 		}
+		for _, g := range t.Games {
+			var parts []string
+			for _, side := range []struct {
+				name string
+				c    *Cell
+			}{{"old", g.B}, {"new", g.A}} {
+				if side.c == nil {
+					continue
+				}
+				for _, r := range side.c.Contended {
+					_, why := contended(r)
+					parts = append(parts, fmt.Sprintf("%s run %d (%s)", side.name, r.Repetition, why))
+				}
+			}
+			if len(parts) > 0 {
+				fmt.Fprintf(w, "left out %s: %s\n", plain(g.Game), strings.Join(parts, ", "))
+			}
+		}
+		for _, g := range t.Games {
+			if g.Verdict != Inconclusive {
+				continue
+			}
+			why := g.Needs("new", "old")
+			if why == "" {
+				why = g.Outcome.Describe("new", "old")
+			}
+			fmt.Fprintf(w, "inconclusive %s: %s\n", plain(g.Game), why)
+		}
 		fmt.Fprintln(w, t.summaryLine(d.Noise))
 	}
 	return nil
 }
 
+// formatP is a game's adjusted p-value, or — without a test.
+func formatP(g *PairGame) string {
+	if math.IsNaN(g.P) || g.Cmp.N1 == 0 || g.Cmp.N2 == 0 {
+		return "—"
+	}
+	return strconv.FormatFloat(g.P, 'f', 3, 64)
+}
+
+// cpuRatio is the ratio of the medians of state changes per CPU-second,
+// or — when a side did not report its CPU time.
+func cpuRatio(a, b *Cell) string {
+	if !a.Measured() || !b.Measured() || a.CPURate <= 0 || b.CPURate <= 0 {
+		return "—"
+	}
+	return FormatRatio(a.CPURate / b.CPURate)
+}
+
 func (t *DiffTable) heading() string {
 	if t.OldMachine == t.NewMachine {
-		return fmt.Sprintf("%s → %s on machine %s", plain(t.Old.String()), plain(t.New.String()), plain(t.OldMachine))
+		return fmt.Sprintf("%s → %s on machine %s, %s runs", plain(t.Old.String()), plain(t.New.String()), plain(t.OldMachine), t.Setup)
 	}
-	return fmt.Sprintf("%s on machine %s → %s on machine %s", plain(t.Old.String()), plain(t.OldMachine), plain(t.New.String()), plain(t.NewMachine))
+	return fmt.Sprintf("%s on machine %s → %s on machine %s, %s runs", plain(t.Old.String()), plain(t.OldMachine), plain(t.New.String()), plain(t.NewMachine), t.Setup)
 }
 
 func (t *DiffTable) summaryLine(noise float64) string {
 	var parts []string
 	for _, v := range verdictOrder {
 		n := t.counts[v]
-		if n == 0 && (v == Failing || v == Added || v == Removed) {
+		if n == 0 && (v == Failing || v == Added || v == Removed || v == Inconclusive) {
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", n, v))
 	}
 	s := t.Summary
 	line := fmt.Sprintf("summary: %s: %s (noise %s)", plural(len(t.Games), "game"), strings.Join(parts, ", "), FormatPercent(noise))
+	if s.Tests > 1 {
+		line += fmt.Sprintf("; p-values adjusted by Holm over %d games", s.Tests)
+	}
 	if s.Compared > 0 {
-		line += fmt.Sprintf("; new/old geomean %s, median %s over %s", FormatRatio(s.GeoMean), FormatRatio(s.Median), plural(s.Compared, "game"))
+		line += fmt.Sprintf("; new/old geomean %s %s (%s), median %s over %s", FormatRatio(s.GeoMean), FormatInterval(s.GeoLo, s.GeoHi), t.Overall, FormatRatio(s.Median), plural(s.Compared, "game"))
 	} else {
 		line += "; no game ran ok on both sides with state changes"
 	}
 	if s.ExcludedGames > 0 {
 		line += fmt.Sprintf(" (%d excluded: %s)", s.ExcludedGames, exclusionText(s.Excluded))
+	}
+	if n := s.ContendedA + s.ContendedB; n > 0 {
+		line += fmt.Sprintf("; %s left out as contended (%d old, %d new)", plural(n, "run"), s.ContendedB, s.ContendedA)
+	} else {
+		line += "; no contended run"
 	}
 	return line
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,8 +28,8 @@ func TestCompareSidesVerdicts(t *testing.T) {
 		rt.Script:      Broken,
 		rt.Zero:        Same,
 		rt.Breakthru:   Same,
-		rt.Reversi:     Same, // significant, but 1% is within the 2% noise
-		rt.SpeedChess:  Same, // one run each: too few for a verdict
+		rt.Reversi:     Same,         // significant, but 1% is within the 2% noise
+		rt.SpeedChess:  Inconclusive, // one run each: too few for a verdict
 	}
 	got := map[string]Verdict{}
 	for _, g := range d.Tables[0].Games {
@@ -39,7 +40,13 @@ func TestCompareSidesVerdicts(t *testing.T) {
 	assert.Equal(t, 1, d.Count(Broken))
 	assert.Equal(t, []string{rt.Script}, d.Games(Broken))
 	assert.Contains(t, d.Warnings, "machine m2-fingerprint is only in propnet@2-bbb: its runs are not compared")
-	assert.Contains(t, d.Warnings[len(d.Warnings)-1], "1 game had too few repetitions for a verdict")
+	assert.Equal(t, []string{rt.SpeedChess}, d.Games(Inconclusive))
+	assert.Equal(t, 6, d.RunsNeeded(), "5 and 5 runs give at best p = 0.0079, times 8 games by Holm")
+	for _, g := range d.Tables[0].Games {
+		if g.Game == rt.SpeedChess {
+			assert.Equal(t, "needs at least 6 ok runs per side (p-values adjusted over 8 games); has 1 (new) and 1 (old)", g.Needs("new", "old"))
+		}
+	}
 
 	// With no noise allowance, reversi's significant 1% counts.
 	d, err = CompareSides(versions(rows, "propnet", "2-bbb"), versions(rows, "propnet", "3-ccc"), DiffOptions{})
@@ -99,10 +106,31 @@ func TestCompareSidesCrossMachine(t *testing.T) {
 			old = append(old, r)
 		}
 	}
-	d, err := CompareSides(Side{Label: "OLD", Rows: old}, versions(rows, "propnet", "3-ccc"), DiffOptions{CrossMachine: true, Noise: 0.02})
+	// Machine 2's runs are of another day: a separate campaign.
+	_, err := CompareSides(Side{Label: "OLD", Rows: old}, versions(rows, "propnet", "3-ccc"), DiffOptions{CrossMachine: true, Noise: 0.02})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "OLD and propnet@3-ccc are not comparable as they are: they are separate campaigns")
+	assert.Contains(t, err.Error(), "OLD has no runs of the reference engine prover on machine m2-fingerprint in 2 s")
+
+	// Calibrated by the prover of each machine (ten times faster on
+	// machine 1), the ratio is machine 1's own: 60k / 10 over 5k.
+	var prover2 []results.Row
+	for _, r := range rt.Filter(rows, "prover", "1-aaa") {
+		if r.Machine == rt.Machine2 {
+			prover2 = append(prover2, r)
+		}
+	}
+	d, err := CompareSides(Side{Label: "OLD", Rows: old, Context: prover2},
+		Side{Label: "propnet@3-ccc", Rows: rt.Filter(rows, "propnet", "3-ccc"), Context: rt.Filter(rows, "prover", "1-aaa")},
+		DiffOptions{CrossMachine: true, Noise: 0.02, Calibrate: true})
 	require.NoError(t, err)
 	assert.Contains(t, d.Warnings[0], "comparing machine m2-fingerprint (OLD) with machine m1-fingerprint")
-	assert.Equal(t, "propnet@2-bbb on machine m2-fingerprint → propnet@3-ccc on machine m1-fingerprint", d.Tables[0].heading())
+	assert.Equal(t, "propnet@2-bbb on machine m2-fingerprint → propnet@3-ccc on machine m1-fingerprint, 2 s runs", d.Tables[0].heading())
+	assert.InDelta(t, 10.0, d.Tables[0].Factor, 1e-9)
+	assert.Equal(t, "machine factor 10.00 from prover on 1 game: propnet@3-ccc's rates are divided by it", d.Tables[0].Calibration)
+	i := slices.IndexFunc(d.Tables[0].Games, func(g DiffGame) bool { return g.Game == rt.TicTacToe })
+	require.GreaterOrEqual(t, i, 0)
+	assert.InDelta(t, 1.2, d.Tables[0].Games[i].Ratio, 1e-9)
 }
 
 // Two result sets of the same engine name with one version each compare

@@ -39,22 +39,36 @@ func ParseVersion(s string) Version {
 	return Version{Engine: s}
 }
 
-// Cell is what one engine version did on one game on one machine: its runs
-// (the repetitions) and their statistics.
+// Cell is what one engine version did on one game on one machine in one
+// setup: its runs (the repetitions) and their statistics.
 type Cell struct {
 	Machine string
+	Setup   Setup
 	Game    string
 	Version Version
 	Runs    []*results.Row // by repetition, run key, start time
-	OK      int            // runs with status ok
+	OK      int            // runs with status ok, contended ones included
 
-	// Rate is the median state changes per second of the ok runs with its
-	// 95% confidence interval (benchmath.AssumeNothing). Zero when OK is 0.
+	// Contended are the ok runs that were contended (see contended): they
+	// are listed but left out of the rate, its interval, the tests and the
+	// verdicts.
+	Contended []*results.Row
+
+	// Rate is the median state changes per second (of the timed part, as
+	// the engine reported it: gdl-perf's figure) of the ok runs that were
+	// not contended, with its 95% confidence interval
+	// (benchmath.AssumeNothing). Zero when there is no such run.
 	Rate   benchmath.Summary
-	sample *benchmath.Sample // the ok runs' rates, ascending
+	sample *benchmath.Sample // the measured runs' rates, ascending
 
-	Rollouts   float64 // median rollouts per second of the ok runs
-	InitMs     float64 // median init milliseconds of the ok runs; -1 when not reported
+	// CPURate is the median state changes per CPU-second of the timed part
+	// (results.Row.StatesPerCPUSecond) of the measured runs that reported
+	// their CPU time; 0 when none did. Shown beside Rate, never used for
+	// verdicts.
+	CPURate float64
+
+	Rollouts   float64 // median rollouts per second of the measured runs
+	InitMs     float64 // median init milliseconds of the measured runs; -1 when not reported
 	PeakRSSKiB int64   // highest peak RSS of the runs; 0 when not reported
 
 	// Wrong says that the version disagreed with the reference on this
@@ -69,8 +83,22 @@ type Cell struct {
 // Failed is the number of runs that did not end ok.
 func (c *Cell) Failed() int { return len(c.Runs) - c.OK }
 
-// Measured says whether some run ended ok, so that the cell has a rate.
-func (c *Cell) Measured() bool { return c != nil && c.OK > 0 }
+// Measured says whether some run ended ok and was not contended, so that
+// the cell has a rate.
+func (c *Cell) Measured() bool { return c != nil && c.Kept() > 0 }
+
+// Kept is the number of runs the rate is the median of: ok and not
+// contended.
+func (c *Cell) Kept() int {
+	if c == nil {
+		return 0
+	}
+	return c.OK - len(c.Contended)
+}
+
+// AllContended says whether the cell has ok runs but every one of them was
+// contended: it has no rate, yet nothing failed.
+func (c *Cell) AllContended() bool { return c != nil && c.OK > 0 && c.Kept() == 0 }
 
 // ErrorRate is the fraction of runs that failed.
 func (c *Cell) ErrorRate() float64 {
@@ -80,7 +108,7 @@ func (c *Cell) ErrorRate() float64 {
 	return float64(c.Failed()) / float64(len(c.Runs))
 }
 
-// Rates returns the ok runs' state changes per second, ascending.
+// Rates returns the measured runs' state changes per second, ascending.
 func (c *Cell) Rates() []float64 {
 	if c.sample == nil {
 		return nil
@@ -98,10 +126,13 @@ func (c *Cell) FirstError() *results.Row {
 	return nil
 }
 
-// Machine is the results of one machine fingerprint: ratios and intervals
-// are only ever computed within one Machine.
+// Machine is the results of one machine fingerprint in one setup (mode,
+// target, workload, transform, measure): ratios and intervals are only ever
+// computed within one Machine, so runs of 2 s and of 3 s, or of two
+// workloads, are never pooled.
 type Machine struct {
 	ID         string
+	Setup      Setup
 	Hosts      []string // distinct values seen, sorted
 	CPUModels  []string
 	Governors  []string
@@ -128,9 +159,9 @@ func (m *Machine) Cell(game string, v Version) *Cell { return m.cells[cellKey{ga
 // Has says whether v ran on this machine.
 func (m *Machine) Has(v Version) bool { return slices.Contains(m.Versions, v) }
 
-// Campaign is every row, grouped by machine.
+// Campaign is every row, grouped by machine and setup.
 type Campaign struct {
-	Machines []*Machine // by ID
+	Machines []*Machine // by ID, then setup
 	Runs     int
 	Failed   int
 	// Versions are all engine versions, by engine name, then oldest first
@@ -139,25 +170,31 @@ type Campaign struct {
 	order    map[Version]int
 }
 
-// Analyze groups rows by machine, game and engine version and computes the
-// statistics of every cell. It keeps pointers into rows: do not change them
+// Analyze groups rows by machine, setup, game and engine version and
+// computes the statistics of every cell. It keeps pointers into rows: do not change them
 // afterwards. Analyze does not depend on the order of rows.
 func Analyze(rows []results.Row) *Campaign {
 	c := &Campaign{Runs: len(rows), order: map[Version]int{}}
-	machines := map[string]*Machine{}
+	type machineKey struct {
+		id    string
+		setup Setup
+	}
+	machines := map[machineKey]*Machine{}
 	first := map[Version]string{}
+	setups := setupsOf(rows)
 	for i := range rows {
 		r := &rows[i]
-		m := machines[r.Machine]
+		setup := setups[i]
+		m := machines[machineKey{r.Machine, setup}]
 		if m == nil {
-			m = &Machine{ID: r.Machine, cells: map[cellKey]*Cell{}}
-			machines[r.Machine] = m
+			m = &Machine{ID: r.Machine, Setup: setup, cells: map[cellKey]*Cell{}}
+			machines[machineKey{r.Machine, setup}] = m
 		}
 		v := Version{r.Engine, r.EngineVersion}
 		k := cellKey{r.GameKey, v}
 		cell := m.cells[k]
 		if cell == nil {
-			cell = &Cell{Machine: r.Machine, Game: r.GameKey, Version: v}
+			cell = &Cell{Machine: r.Machine, Setup: setup, Game: r.GameKey, Version: v}
 			m.cells[k] = cell
 		}
 		cell.Runs = append(cell.Runs, r)
@@ -223,8 +260,39 @@ func Analyze(rows []results.Row) *Campaign {
 		c.sortVersions(m.Versions)
 		c.Machines = append(c.Machines, m)
 	}
-	slices.SortFunc(c.Machines, func(a, b *Machine) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(c.Machines, func(a, b *Machine) int { return cmp.Or(cmp.Compare(a.ID, b.ID), compareSetups(a.Setup, b.Setup)) })
 	return c
+}
+
+// setupsOf returns the setup of every row. A row of unknown target (0, as
+// in imported gdl-perf rows of failed runs) takes the target of its
+// machine's other rows of the same setup when they all have one; else it
+// stays a setup of its own.
+func setupsOf(rows []results.Row) []Setup {
+	type key struct {
+		machine string
+		setup   Setup // with Target 0
+	}
+	targets := map[key][]int{}
+	out := make([]Setup, len(rows))
+	for i := range rows {
+		out[i] = setupOf(&rows[i])
+		if out[i].Target != 0 {
+			k := out[i]
+			k.Target = 0
+			if ts := targets[key{rows[i].Machine, k}]; !slices.Contains(ts, out[i].Target) {
+				targets[key{rows[i].Machine, k}] = append(ts, out[i].Target)
+			}
+		}
+	}
+	for i := range out {
+		if out[i].Target == 0 {
+			if ts := targets[key{rows[i].Machine, out[i]}]; len(ts) == 1 {
+				out[i].Target = ts[0]
+			}
+		}
+	}
+	return out
 }
 
 // sortVersions sorts vs in the campaign's order of versions.
@@ -277,7 +345,7 @@ func sortedKeys[K cmp.Ordered](m map[K]bool) []K {
 
 // compute fills the statistics of c from its runs.
 func (c *Cell) compute() {
-	var rates, rollouts, inits []float64
+	var rates, cpuRates, rollouts, inits []float64
 	reported := false
 	for _, r := range c.Runs {
 		c.PeakRSSKiB = max(c.PeakRSSKiB, r.PeakRSSKiB)
@@ -288,7 +356,14 @@ func (c *Cell) compute() {
 			continue
 		}
 		c.OK++
+		if bad, _ := contended(r); bad {
+			c.Contended = append(c.Contended, r)
+			continue
+		}
 		rates = append(rates, r.StatesPerSecond())
+		if cr := r.StatesPerCPUSecond(); r.TimedCPUMs > 0 {
+			cpuRates = append(cpuRates, cr)
+		}
 		ro := 0.0
 		if r.MillisecondsTaken > 0 {
 			ro = float64(r.Rollouts) * 1000 / float64(r.MillisecondsTaken)
@@ -300,8 +375,11 @@ func (c *Cell) compute() {
 		}
 	}
 	c.InitMs = -1
-	if c.OK == 0 {
+	if len(rates) == 0 {
 		return
+	}
+	if len(cpuRates) > 0 {
+		c.CPURate = median(cpuRates)
 	}
 	c.sample = benchmath.NewSample(rates, &thresholds)
 	c.Rate = benchmath.AssumeNothing.Summary(c.sample, Confidence)

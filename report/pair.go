@@ -13,23 +13,26 @@ type Outcome int
 
 // Outcomes, in the order they are listed.
 const (
-	Compared  Outcome = iota // both ran ok with state changes > 0: a finite, positive ratio
-	ZeroA                    // A ran ok but made no state change (ratio 0)
-	ZeroB                    // B ran ok but made no state change (ratio infinite)
-	ZeroBoth                 // neither made a state change
-	FailA                    // every run of A failed; B ran ok
-	FailB                    // every run of B failed; A ran ok
-	FailBoth                 // every run of both failed
-	OnlyA                    // B did not run the game
-	OnlyB                    // A did not run the game
-	WrongA                   // A disagreed with the reference on the game (Cell.Wrong)
-	WrongB                   // B disagreed with the reference
-	WrongBoth                // both disagreed
+	Compared      Outcome = iota // both ran ok with state changes > 0: a finite, positive ratio
+	ZeroA                        // A ran ok but made no state change (ratio 0)
+	ZeroB                        // B ran ok but made no state change (ratio infinite)
+	ZeroBoth                     // neither made a state change
+	FailA                        // every run of A failed; B ran ok
+	FailB                        // every run of B failed; A ran ok
+	FailBoth                     // every run of both failed
+	OnlyA                        // B did not run the game
+	OnlyB                        // A did not run the game
+	WrongA                       // A disagreed with the reference on the game (Cell.Wrong)
+	WrongB                       // B disagreed with the reference
+	WrongBoth                    // both disagreed
+	ContendedA                   // A ran ok, but every ok run of it was contended
+	ContendedB                   // B ran ok, but every ok run of it was contended
+	ContendedBoth                // both, every ok run contended
 )
 
 // exclusionOrder is the order in which excluded games are listed: wrong
 // answers first.
-var exclusionOrder = []Outcome{WrongA, WrongB, WrongBoth, ZeroA, ZeroB, ZeroBoth, FailA, FailB, FailBoth, OnlyA, OnlyB}
+var exclusionOrder = []Outcome{WrongA, WrongB, WrongBoth, ContendedA, ContendedB, ContendedBoth, ZeroA, ZeroB, ZeroBoth, FailA, FailB, FailBoth, OnlyA, OnlyB}
 
 // Wrong says whether a side of the game disagreed with the reference.
 func (o Outcome) Wrong() bool { return o == WrongA || o == WrongB || o == WrongBoth }
@@ -60,6 +63,12 @@ func (o Outcome) Describe(a, b string) string {
 		return fmt.Sprintf("%s disagreed with the reference (correctness check mismatch)", b)
 	case WrongBoth:
 		return "both disagreed with the reference (correctness check mismatch)"
+	case ContendedA:
+		return fmt.Sprintf("every ok run of %s was contended (under %.1f of a CPU)", a, ContendedShare)
+	case ContendedB:
+		return fmt.Sprintf("every ok run of %s was contended (under %.1f of a CPU)", b, ContendedShare)
+	case ContendedBoth:
+		return fmt.Sprintf("every ok run of both was contended (under %.1f of a CPU)", ContendedShare)
 	}
 	return "compared"
 }
@@ -73,19 +82,48 @@ type PairGame struct {
 	// unless both are Measured and neither is Wrong; 0 or +Inf when one
 	// median is 0.
 	Ratio float64
-	// Lo and Hi bound the ratio: [loA/hiB, hiA/loB] from the two 95%
-	// intervals. Infinite (Lo 0, Hi +Inf) when an interval is: fewer than 6
-	// runs on a side.
+	// Lo and Hi bound the ratio: its 95% interval that inverts the U test
+	// (ratioCI, over the pairwise ratios of the runs), so that it excludes 1
+	// where the unadjusted test rejects. Unbounded (Lo 0, Hi +Inf) when the
+	// runs are too few for the test (fewer than 4 a side, for equal sides).
 	Lo, Hi float64
 	// Cmp is the Mann-Whitney U test of A's rates against B's (when both
-	// are Measured).
+	// are Measured); Cmp.P is the unadjusted p-value.
 	Cmp benchmath.Comparison
-	// Sign is +1 when A is significantly faster (p < alpha), -1 when
-	// significantly slower, 0 otherwise.
+	// P is Cmp.P adjusted by Holm's method over every game of the
+	// comparison that has a test (holm); NaN when this game has none.
+	P float64
+	// Tests is the number of games the adjustment of P was over.
+	Tests int
+	// Sign is +1 when A is significantly faster, -1 when significantly
+	// slower, 0 otherwise. Significant means both: the adjusted P is below
+	// alpha, and the interval [Lo, Hi] lies on one side of 1.
 	Sign int
 	// Testable says whether the sides had enough runs for the U test to
-	// reach significance at all.
+	// reach significance at all, after the adjustment: the smallest p-value
+	// their sizes allow, times Tests (Holm's factor for the smallest
+	// p-value), is below alpha.
 	Testable bool
+}
+
+// Needs says, for a game whose test could not reach significance, how many
+// ok runs a side needs and how many each has: "needs at least 4 ok runs
+// per side; has 3 and 3"; "" when the game is testable or untested.
+func (g *PairGame) Needs(a, b string) string {
+	if g.Testable || !g.A.Measured() || !g.B.Measured() {
+		return ""
+	}
+	return fmt.Sprintf("needs at least %d ok runs per side%s; has %d (%s) and %d (%s)",
+		RunsNeeded(thresholds.CompareAlpha, g.Tests), overGames(g.Tests), g.A.Kept(), a, g.B.Kept(), b)
+}
+
+// overGames says what a number of runs needed depends on: "" for one
+// test, " (p-values adjusted over 8 games)" for more.
+func overGames(tests int) string {
+	if tests <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (p-values adjusted over %d games)", tests)
 }
 
 // Significant says whether the difference is significant.
@@ -109,6 +147,15 @@ func compareCells(game string, a, b *Cell) PairGame {
 		return g
 	case b.Wrong:
 		g.Outcome = WrongB
+		return g
+	case a.AllContended() && b.AllContended():
+		g.Outcome = ContendedBoth
+		return g
+	case a.AllContended() && b.Measured():
+		g.Outcome = ContendedA
+		return g
+	case b.AllContended() && a.Measured():
+		g.Outcome = ContendedB
 		return g
 	case !a.Measured() && !b.Measured():
 		g.Outcome = FailBoth
@@ -134,46 +181,47 @@ func compareCells(game string, a, b *Cell) PairGame {
 		g.Outcome = Compared
 		g.Ratio = ca / cb
 	}
-	g.Lo, g.Hi = ratioInterval(a.Rate, b.Rate)
-	g.Cmp = benchmath.AssumeNothing.Compare(b.sample, a.sample)
-	g.Testable = testable(g.Cmp)
-	if g.Cmp.P < g.Cmp.Alpha && ca != cb {
-		g.Sign = 1
-		if ca < cb {
-			g.Sign = -1
-		}
+	if g.Outcome != ZeroBoth {
+		g.Lo, g.Hi = ratioCI(a.Rates(), b.Rates(), Confidence)
 	}
+	g.Cmp = benchmath.AssumeNothing.Compare(b.sample, a.sample)
+	g.P = g.Cmp.P
+	g.Tests = 1
+	g.Testable = canReject(g.Cmp.N1, g.Cmp.N2, g.Cmp.Alpha, 1)
 	return g
 }
 
-// testable says whether samples of these sizes can give a p-value below
-// alpha at all: the smallest two-sided p of the exact U test is
-// 2 / C(n1+n2, n1), reached when the samples do not overlap (benchmath
-// warns when it exceeds alpha).
-func testable(c benchmath.Comparison) bool {
-	if c.N1 == 0 || c.N2 == 0 {
-		return false
+// adjust adjusts the p-values of games for testing them all (Holm, over
+// the games with a test) and sets each game's Sign from its adjusted P and
+// its interval.
+func adjust(games []PairGame) {
+	ps := make([]float64, len(games))
+	tests := 0
+	for i := range games {
+		ps[i] = math.NaN()
+		if g := &games[i]; g.A.Measured() && g.B.Measured() && !g.Outcome.Wrong() {
+			ps[i] = g.Cmp.P
+			tests++
+		}
 	}
-	ways := 1.0 // C(n1+n2, n1)
-	for i := 1; i <= c.N1; i++ {
-		ways = ways * float64(c.N2+i) / float64(i)
+	adj := holm(ps)
+	for i := range games {
+		g := &games[i]
+		g.P, g.Tests, g.Sign = adj[i], tests, 0
+		if math.IsNaN(g.P) {
+			continue
+		}
+		g.Testable = canReject(g.Cmp.N1, g.Cmp.N2, g.Cmp.Alpha, tests)
+		if g.P >= g.Cmp.Alpha {
+			continue
+		}
+		switch {
+		case g.Lo > 1:
+			g.Sign = 1
+		case g.Hi < 1:
+			g.Sign = -1
+		}
 	}
-	return 2/ways <= c.Alpha
-}
-
-// ratioInterval is the conservative interval of a/b from the two intervals.
-func ratioInterval(a, b benchmath.Summary) (lo, hi float64) {
-	if !finite(a.Lo) || !finite(a.Hi) || !finite(b.Lo) || !finite(b.Hi) {
-		return 0, math.Inf(1)
-	}
-	lo, hi = 0, math.Inf(1)
-	if b.Hi > 0 {
-		lo = max(a.Lo, 0) / b.Hi
-	}
-	if b.Lo > 0 {
-		hi = a.Hi / b.Lo
-	}
-	return lo, hi
 }
 
 func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
@@ -193,6 +241,17 @@ type PairSummary struct {
 	// games; SumRatio is the sum of A's medians over the sum of B's on them.
 	// NaN when Compared is 0.
 	Median, GeoMean, SumRatio float64
+	// GeoLo and GeoHi are the 95% interval of the geometric mean
+	// (geoMeanCI: the t interval of the mean log ratio over the compared
+	// games); NaN with fewer than 2 compared games.
+	GeoLo, GeoHi float64
+	// Overall is the verdict on the geometric mean: +1 when its interval
+	// lies above 1, -1 when below, 0 otherwise (or without an interval).
+	Overall int
+	// ContendedA and ContendedB count the runs left out as contended.
+	ContendedA, ContendedB int
+	// Tests is the number of games the p-values were adjusted over.
+	Tests int
 	// Wins, Losses and Ties count the games where both ran ok (including
 	// zero rates) and neither disagreed with the reference, by their
 	// medians; SigWins and SigLosses those of them where the U test says the
@@ -212,11 +271,18 @@ type PairSummary struct {
 
 // Summarize aggregates games, naming the sides a and b in the reasons.
 func Summarize(games []PairGame, a, b string) PairSummary {
-	s := PairSummary{Games: len(games), Median: math.NaN(), GeoMean: math.NaN(), SumRatio: math.NaN()}
+	s := PairSummary{Games: len(games), Median: math.NaN(), GeoMean: math.NaN(), SumRatio: math.NaN(), GeoLo: math.NaN(), GeoHi: math.NaN()}
 	excl := map[Outcome][]string{}
-	var sumA, sumB, sumLog float64
+	var sumA, sumB float64
 	for i := range games {
 		g := &games[i]
+		s.Tests = max(s.Tests, g.Tests)
+		if g.A != nil {
+			s.ContendedA += len(g.A.Contended)
+		}
+		if g.B != nil {
+			s.ContendedB += len(g.B.Contended)
+		}
 		if g.A != nil && g.A.Measured() && g.A.Failed() > 0 {
 			s.PartialFailuresA++
 		}
@@ -260,7 +326,6 @@ func Summarize(games []PairGame, a, b string) PairSummary {
 		s.ComparedRatios = append(s.ComparedRatios, g.Ratio)
 		sumA += g.A.Rate.Center
 		sumB += g.B.Rate.Center
-		sumLog += math.Log(g.Ratio)
 	}
 	for _, o := range exclusionOrder {
 		if gs := excl[o]; len(gs) > 0 {
@@ -270,10 +335,26 @@ func Summarize(games []PairGame, a, b string) PairSummary {
 	if s.Compared > 0 {
 		s.Median = median(slices.Clone(s.ComparedRatios))
 		slices.Sort(s.ComparedRatios)
-		s.GeoMean = math.Exp(sumLog / float64(s.Compared))
+		s.GeoMean, s.GeoLo, s.GeoHi = geoMeanCI(s.ComparedRatios, Confidence)
 		s.SumRatio = sumA / sumB
+		s.Overall = s.OverallBeyond(0)
 	}
 	return s
+}
+
+// OverallBeyond is the verdict on the geometric mean beyond a noise
+// allowance: +1 when its interval lies above 1+noise, -1 when below
+// 1-noise, 0 otherwise.
+func (s PairSummary) OverallBeyond(noise float64) int {
+	switch {
+	case math.IsNaN(s.GeoLo) || math.IsNaN(s.GeoHi):
+		return 0
+	case s.GeoLo > 1+noise:
+		return 1
+	case s.GeoHi < 1-noise:
+		return -1
+	}
+	return 0
 }
 
 // Pair is the comparison of A against B on one machine, game by game.
@@ -294,6 +375,7 @@ func ComparePair(m *Machine, a, b Version) *Pair {
 		}
 		p.Games = append(p.Games, compareCells(game, ca, cb))
 	}
+	adjust(p.Games)
 	p.Summary = Summarize(p.Games, a.String(), b.String())
 	return p
 }

@@ -189,8 +189,8 @@ func TestWriteReplacesStalePagesOnly(t *testing.T) {
 func TestBaselineMissingWarns(t *testing.T) {
 	s := renderFixture(t, WithBaseline("nosuch"))
 	assert.Equal(t, []string{
-		"baseline nosuch has no runs on machine m1-fingerprint: its pages show no speedups",
-		"baseline nosuch has no runs on machine m2-fingerprint: its pages show no speedups",
+		"baseline nosuch has no runs on machine m1-fingerprint (2 s runs): its pages show no speedups",
+		"baseline nosuch has no runs on machine m2-fingerprint (2 s runs): its pages show no speedups",
 	}, s.Warnings)
 	assert.Contains(t, string(s.Page("index.html")), "The baseline did not run on this machine.")
 

@@ -21,7 +21,7 @@ func TestAnalyzeGroupsByMachine(t *testing.T) {
 
 	// Machine 2's single run never reaches machine 1's cell.
 	c1, c2 := m1.Cell(rt.TicTacToe, prover1), m2.Cell(rt.TicTacToe, prover1)
-	assert.Len(t, c1.Runs, 5)
+	assert.Len(t, c1.Runs, 7)
 	assert.Len(t, c2.Runs, 1)
 	assert.Equal(t, 10000.0, c1.Rate.Center)
 	assert.Equal(t, 1000.0, c2.Rate.Center)
@@ -41,10 +41,10 @@ func TestCellStatistics(t *testing.T) {
 		wantMedian float64
 		wantFinite bool // a finite 95% interval needs 6 runs
 	}{
-		{"five ok runs", rt.TicTacToe, prover1, 5, 0, 10000, false},
+		{"seven ok runs", rt.TicTacToe, prover1, 7, 0, 10000, true},
 		{"one of five failed", rt.Hex, propnet2, 4, 1, 3005, false},
 		{"every run failed", rt.Hex, prover1, 0, 5, 0, false},
-		{"zero state changes", rt.Zero, propnet2, 5, 0, 0, false},
+		{"zero state changes", rt.Zero, propnet2, 7, 0, 0, true},
 		{"one repetition", rt.SpeedChess, prover1, 1, 0, 100, false},
 	}
 	for _, tt := range tests {
@@ -62,8 +62,8 @@ func TestCellStatistics(t *testing.T) {
 	}
 	cell := m.Cell(rt.TicTacToe, prover1)
 	assert.Equal(t, 500.0, cell.Rollouts, "median rollouts per second")
-	assert.Equal(t, 42.0, cell.InitMs)
-	assert.Equal(t, int64(30400), cell.PeakRSSKiB)
+	assert.Equal(t, 43.0, cell.InitMs)
+	assert.Equal(t, int64(30600), cell.PeakRSSKiB)
 	assert.Equal(t, 0.2, m.Cell(rt.Hex, propnet2).ErrorRate())
 }
 

@@ -62,7 +62,7 @@ func newBuilder(c *Campaign, o options) *builder {
 		if v, ok := b.resolveBaseline(m); ok {
 			b.baselines[m] = v
 		} else {
-			b.warnings = append(b.warnings, fmt.Sprintf("baseline %s has no runs on machine %s: its pages show no speedups", plain(o.baseline), plain(machineName(m.ID))))
+			b.warnings = append(b.warnings, fmt.Sprintf("baseline %s has no runs on machine %s (%s runs): its pages show no speedups", plain(o.baseline), plain(machineName(m.ID)), m.Setup))
 		}
 		bl, hasBase := b.baselines[m]
 		for i, x := range m.Versions {
@@ -171,7 +171,7 @@ func pairHref(p versionPair) string {
 func runAnchor(c *Cell, i int) string {
 	return "run-" + SafeName(c.Machine+"\x00"+c.Version.String()+"\x00"+strconv.Itoa(i))
 }
-func machineAnchor(id string) string { return "machine-" + SafeName(id) }
+func machineAnchor(m *Machine) string { return "machine-" + SafeName(m.ID+"\x00"+m.Setup.String()) }
 
 func machineName(id string) string {
 	if id == "" {
@@ -191,9 +191,9 @@ func gameLinks(games []string) []link {
 	return out
 }
 
-// machineView describes a machine at the top of its section.
+// machineView describes a machine and setup at the top of its section.
 type machineView struct {
-	ID, Anchor                              string
+	ID, Anchor, Setup                       string
 	Hosts, CPU, Governor, Kernel, GoVersion string
 	Dates                                   string
 	Runs, Failed, Engines, Games            int
@@ -214,7 +214,7 @@ func viewMachine(m *Machine) machineView {
 		}
 	}
 	return machineView{
-		ID: machineName(m.ID), Anchor: machineAnchor(m.ID),
+		ID: machineName(m.ID), Anchor: machineAnchor(m), Setup: m.Setup.String(),
 		Hosts: j(m.Hosts), CPU: j(m.CPUModels), Governor: j(m.Governors), Kernel: j(m.Kernels), GoVersion: j(m.GoVersions),
 		Dates: dates, Runs: m.Runs, Failed: m.Failed, Engines: len(m.Versions), Games: len(m.Games),
 	}
@@ -232,8 +232,12 @@ type summaryView struct {
 	A, B                                   link
 	PairHref                               string
 	Games, Compared                        int
-	Median, GeoMean, SumRatio              string
+	Median, GeoMean, GeoInterval, SumRatio string
+	// MedianClass colours the median and the geometric mean: good or bad
+	// only when the geometric mean's interval lies above or below 1.
 	MedianClass                            string
+	Tests                                  int // games the p-values were adjusted over
+	ContendedA, ContendedB                 int // runs left out as contended
 	Wins, Losses, Ties, SigWins, SigLosses int
 	Untestable                             int
 	Significant                            string // "faster / slower", or — when no game could be tested
@@ -256,9 +260,9 @@ func (b *builder) viewSummary(p *Pair, href string) summaryView {
 	v := summaryView{Checked: b.checked,
 		A: versionLink(p.A), B: versionLink(p.B), PairHref: href,
 		Games: s.Games, Compared: s.Compared,
-		Median: times(s.Median), GeoMean: times(s.GeoMean), SumRatio: times(s.SumRatio),
-		MedianClass: ratioClass(s.Median),
-		Wins:        s.Wins, Losses: s.Losses, Ties: s.Ties, SigWins: s.SigWins, SigLosses: s.SigLosses, Untestable: s.Untestable,
+		Median: times(s.Median), GeoMean: times(s.GeoMean), GeoInterval: FormatInterval(s.GeoLo, s.GeoHi), SumRatio: times(s.SumRatio),
+		MedianClass: signClass(s.Overall), Tests: s.Tests, ContendedA: s.ContendedA, ContendedB: s.ContendedB,
+		Wins: s.Wins, Losses: s.Losses, Ties: s.Ties, SigWins: s.SigWins, SigLosses: s.SigLosses, Untestable: s.Untestable,
 		ExcludedGames: s.ExcludedGames,
 		OnlyAFailed:   gameLinks(s.OnlyAFailed), OnlyBFailed: gameLinks(s.OnlyBFailed), BothFailed: gameLinks(s.BothFailed),
 		PartialA: s.PartialFailuresA, PartialB: s.PartialFailuresB,
@@ -282,16 +286,6 @@ func times(r float64) string {
 		return "—"
 	}
 	return FormatRatio(r) + "×"
-}
-
-func ratioClass(r float64) string {
-	switch {
-	case r > 1:
-		return "good"
-	case r < 1:
-		return "bad"
-	}
-	return ""
 }
 
 // ---- index ----
@@ -433,6 +427,10 @@ func matrixCellOf(c *Cell, best float64) matrixCell {
 	}
 	href := gameHref(c.Game)
 	who := c.Version.String() + " on " + c.Game
+	if c.AllContended() {
+		return matrixCell{Class: "fail", Text: "⊘ contended", Href: href,
+			Title: fmt.Sprintf("%s: every ok run (%d of %d) was contended: no rate", who, c.OK, len(c.Runs))}
+	}
 	if !c.Measured() {
 		r := c.FirstError()
 		return matrixCell{Class: "fail", Text: "✗ " + r.Status, Href: href,
@@ -455,6 +453,9 @@ func matrixCellOf(c *Cell, best float64) matrixCell {
 		cell.Class += " warn"
 		r := c.FirstError()
 		cell.Title += fmt.Sprintf("; %d of %d runs failed: %s: %s", c.Failed(), len(c.Runs), r.Status, oneLine(r.ErrorMessage))
+	}
+	if n := len(c.Contended); n > 0 {
+		cell.Title += fmt.Sprintf("; %s left out as contended", plural(n, "run"))
 	}
 	return cell
 }
@@ -495,7 +496,10 @@ type engineMachine struct {
 type engineGameRow struct {
 	Game                              link
 	Rate, Spread, Rollouts, Init, RSS string
+	CPURate                           string // states per CPU-second, "" when not reported
 	OK, Runs                          int
+	Contended                         int    // ok runs left out as contended
+	Needs                             string // how many runs a verdict needs, when the cell has fewer
 	ErrorRate                         string
 	Failed                            bool
 	Wrong                             bool // disagreed with the reference: the rate is struck out
@@ -550,7 +554,7 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 				continue
 			}
 			row := engineGameRow{Game: gameLink(g), OK: c.OK, Runs: len(c.Runs), ErrorRate: FormatPercent(c.ErrorRate()), Failed: !c.Measured(), RSS: FormatKiB(c.PeakRSSKiB),
-				Wrong: c.Wrong && c.Measured()}
+				Wrong: c.Wrong && c.Measured(), Contended: len(c.Contended), Needs: needs(c), CPURate: cpuRate(c)}
 			row.Check, row.CheckTitle = b.cellMark(c, g, ver)
 			if c.Measured() {
 				row.Rate, row.Spread = FormatRate(c.Rate.Center), spread(c)
@@ -563,7 +567,7 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 					row.Rank = fmt.Sprintf("%d of %d", b.ranks[m][cellKey{g, ver}], b.counts[m][g])
 				}
 			} else {
-				row.Rate, row.Rank = "failed", "—"
+				row.Rate, row.Rank = unmeasured(c), "—"
 			}
 			if pg := speedup[g]; pg != nil && !math.IsNaN(pg.Ratio) {
 				row.Speedup, row.Interval, row.P = FormatRatio(pg.Ratio), FormatInterval(pg.Lo, pg.Hi), testedP(pg)
@@ -593,13 +597,40 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 		Crumbs: []link{{Text: "engine " + ver.String()}}, Body: v})
 }
 
-// testedP is the p-value of a game, or — when the runs were too few for
-// the test to ever be significant.
+// testedP is the adjusted p-value of a game, or — when the runs were too
+// few for the test to ever be significant.
 func testedP(g *PairGame) string {
 	if !g.Testable {
 		return "—"
 	}
-	return FormatP(g.Cmp)
+	return formatP(g)
+}
+
+// unmeasured is what stands for the rate of a cell without one.
+func unmeasured(c *Cell) string {
+	if c.AllContended() {
+		return "contended"
+	}
+	return "failed"
+}
+
+// needs says how many ok runs a cell lacks for any verdict: "needs ≥ 4
+// for a verdict", or "" when it has them (or no rate at all).
+func needs(c *Cell) string {
+	n := RunsNeeded(thresholds.CompareAlpha, 1)
+	if !c.Measured() || c.Kept() >= n {
+		return ""
+	}
+	return fmt.Sprintf("needs ≥ %d for a verdict", n)
+}
+
+// cpuRate is a cell's median states per CPU-second, or "" when its runs
+// did not report their CPU time.
+func cpuRate(c *Cell) string {
+	if !c.Measured() || c.CPURate <= 0 {
+		return ""
+	}
+	return FormatRate(c.CPURate)
 }
 
 func signClass(sign int) string {
@@ -637,17 +668,23 @@ func speedupChart(p *Pair) (template.HTML, string) {
 		p.A, p.B, plural(len(games), "game"), p.Summary.ExcludedGames)
 	if len(games) <= maxBars {
 		bars := make([]bar, len(games))
-		slower := false
+		var seen [3]bool // significantly faster, not significant, significantly slower
 		for i, g := range games {
-			bars[i] = bar{label: g.Game, value: g.Ratio, lo: g.Lo, hi: g.Hi}
-			if g.Ratio < 1 {
-				bars[i].color, slower = colSlower, true
+			bars[i] = bar{label: g.Game, value: g.Ratio, lo: g.Lo, hi: g.Hi, color: colSame}
+			switch g.Sign {
+			case 1:
+				bars[i].color = colFaster
+			case -1:
+				bars[i].color = colSlower
 			}
+			seen[1-g.Sign] = true
 		}
-		caption += " Whiskers: the conservative 95% interval of the ratio, where both sides have 6 or more runs."
-		legend := []legendItem{{"faster", barThumb{colBar}}}
-		if slower {
-			legend = append(legend, legendItem{"slower", barThumb{colSlower}})
+		caption += " Colour: significant differences only (Mann–Whitney U test, p-values adjusted by Holm over the games, and the interval excluding 1). Whiskers: the 95% interval of the ratio from the U test, where the runs are enough for one."
+		var legend []legendItem
+		for i, item := range []legendItem{{"significantly faster", barThumb{colFaster}}, {"no significant difference", barThumb{colSame}}, {"significantly slower", barThumb{colSlower}}} {
+			if seen[i] {
+				legend = append(legend, item)
+			}
 		}
 		legend = append(legend, legendItem{"95% interval", whiskerThumb{}})
 		return barChart(label, bars, "speedup ("+chartLabel(p.A.String())+" / "+chartLabel(p.B.String())+")", true, 1, "equal speed", legend), caption
@@ -716,6 +753,8 @@ type gameView struct {
 
 type gameMachine struct {
 	Checked bool
+	CPU     bool // some run reported its timed CPU time
+	Needed  int  // ok runs a cell needs for any verdict
 	Facts   machineView
 	Ranked  []gameEngineRow
 	Chart   template.HTML
@@ -728,7 +767,10 @@ type gameEngineRow struct {
 	Rank                                       string
 	Version                                    link
 	Rate, Spread, CI, Rel, Rollouts, Init, RSS string
+	CPURate                                    string // states per CPU-second, "" when not reported
 	OK, Runs                                   int
+	Contended                                  int    // ok runs left out as contended
+	Needs                                      string // how many runs a verdict needs, when the cell has fewer
 	ErrorRate                                  string
 	Failed                                     bool
 	Wrong                                      bool // disagreed with the reference: the rate is struck out
@@ -743,8 +785,10 @@ type runRow struct {
 	Repetition                             int
 	Status                                 string
 	Rate, Ms, States, Rollouts, Init, RSS  string
+	Share, CPURate                         string // CPU share and states per CPU-second, "—" when unknown
 	Started, Message, Stderr, RunKey, Host string
 	Failed                                 bool
+	Contended                              string // why the run is left out, "" when it counts
 }
 
 func (b *builder) gamePage(game string) (Page, error) {
@@ -768,7 +812,7 @@ func (b *builder) gamePage(game string) (Page, error) {
 		if _, ok := slices.BinarySearch(m.Games, game); !ok {
 			continue
 		}
-		gm := gameMachine{Facts: viewMachine(m), Checked: b.checked}
+		gm := gameMachine{Facts: viewMachine(m), Checked: b.checked, Needed: RunsNeeded(thresholds.CompareAlpha, 1)}
 		cells := measuredCells(m, game)
 		best := 0.0
 		if len(cells) > 0 {
@@ -788,7 +832,8 @@ func (b *builder) gamePage(game string) (Page, error) {
 		wrong := 0
 		for _, c := range cells {
 			row := gameEngineRow{Version: versionLink(c.Version), OK: c.OK, Runs: len(c.Runs), ErrorRate: FormatPercent(c.ErrorRate()), Failed: !c.Measured(), RSS: FormatKiB(c.PeakRSSKiB),
-				Wrong: c.Wrong && c.Measured()}
+				Wrong: c.Wrong && c.Measured(), Contended: len(c.Contended), Needs: needs(c), CPURate: cpuRate(c)}
+			gm.CPU = gm.CPU || row.CPURate != ""
 			row.Check, row.CheckTitle = b.cellMark(c, game, c.Version)
 			if c.Measured() {
 				row.Rank = "—"
@@ -812,7 +857,7 @@ func (b *builder) gamePage(game string) (Page, error) {
 					bars = append(bars, bar{label: c.Version.String(), value: c.Rate.Center, lo: lo, hi: hi})
 				}
 			} else {
-				row.Rank, row.Rate, row.CI, row.Rel = "—", "failed", "—", "—"
+				row.Rank, row.Rate, row.CI, row.Rel = "—", unmeasured(c), "—", "—"
 			}
 			if r := c.FirstError(); r != nil {
 				row.FirstError = r.Status + ": " + oneLine(r.ErrorMessage)
@@ -839,6 +884,16 @@ func (b *builder) gamePage(game string) (Page, error) {
 					Failed: r.Status != results.StatusOK}
 				if r.InitMilliseconds > 0 || r.PeakRSSKiB > 0 {
 					rr.Init = FormatMs(float64(r.InitMilliseconds))
+				}
+				rr.Share, rr.CPURate = "—", "—"
+				if share, ok := CPUShare(r); ok {
+					rr.Share = strconv.FormatFloat(share, 'f', 2, 64)
+				}
+				if cr := r.StatesPerCPUSecond(); cr > 0 {
+					rr.CPURate = FormatRate(cr)
+				}
+				if bad, why := contended(r); bad && !rr.Failed {
+					rr.Contended = why + ": left out of the rate and every verdict"
 				}
 				if rr.Failed {
 					gm.Errors++
@@ -893,6 +948,8 @@ func (b *builder) pairPage(vp versionPair) (Page, error) {
 			switch {
 			case g.Outcome.Wrong():
 				row.Verdict, row.Class = "excluded: "+g.Outcome.Describe(vp.A.String(), vp.B.String()), "bad"
+			case g.Outcome == ContendedA, g.Outcome == ContendedB, g.Outcome == ContendedBoth:
+				row.Verdict = "no verdict: " + g.Outcome.Describe(vp.A.String(), vp.B.String())
 			case g.Outcome == FailA, g.Outcome == FailB, g.Outcome == FailBoth, g.Outcome == OnlyA, g.Outcome == OnlyB:
 				row.Verdict, row.Class = g.Outcome.Describe(vp.A.String(), vp.B.String()), "bad"
 				if g.Outcome == OnlyA || g.Outcome == OnlyB {
@@ -903,7 +960,7 @@ func (b *builder) pairPage(vp versionPair) (Page, error) {
 			case g.Sign < 0:
 				row.Verdict, row.Class = "slower", "bad"
 			case !g.Testable:
-				row.Verdict = "~ (too few runs to tell)"
+				row.Verdict = "~ (too few runs to tell: " + g.Needs(vp.A.String(), vp.B.String()) + ")"
 			default:
 				row.Verdict = "~"
 			}
@@ -915,8 +972,8 @@ func (b *builder) pairPage(vp versionPair) (Page, error) {
 		if len(pts) > 0 {
 			pm.Chart = scatterChart(fmt.Sprintf("%s against %s, one point per game", plain(vp.A.String()), plain(vp.B.String())), pts,
 				chartLabel(vp.B.String())+" states/s", chartLabel(vp.A.String())+" states/s")
-			pm.Caption = fmt.Sprintf("Median state changes per second of %s (up) against %s (across) on each of the %s where both ran ok with state changes; points above the dashed line are games where %s is faster. Significance: Mann–Whitney U test, p < 0.05.",
-				vp.A, vp.B, plural(len(pts), "game"), vp.A)
+			pm.Caption = fmt.Sprintf("Median state changes per second of %s (up) against %s (across) on each of the %s where both ran ok with state changes; points above the dashed line are games where %s is faster. Significance: Mann–Whitney U test, p-values adjusted by Holm over %s, p < 0.05, and the 95%% interval of the ratio excluding 1.",
+				vp.A, vp.B, plural(len(pts), "game"), vp.A, plural(p.Summary.Tests, "game"))
 		}
 		v.Machines = append(v.Machines, pm)
 	}

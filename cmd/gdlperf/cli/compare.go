@@ -16,6 +16,13 @@ import (
 // that did not with OLD (it takes precedence over ExitRegression).
 const ExitNewFailures = 4
 
+// ExitInconclusive is compare's exit code when no game regressed but some
+// game could not be judged: its sides have too few ok, uncontended runs for
+// the U test to ever be significant (after the adjustment over the games),
+// or every ok run of a side was contended. It is never 0, so that CI
+// cannot pass on a comparison that could not have failed.
+const ExitInconclusive = 5
+
 // CompareOptions are the options of gdlperf compare.
 type CompareOptions struct {
 	IO           *IO
@@ -23,6 +30,8 @@ type CompareOptions struct {
 	Results      string  // where engine versions are looked up
 	Noise        float64 // percent
 	CrossMachine bool
+	Calibrate    bool   // divide NEW's rates by the reference engine's machine factor
+	Reference    string // the reference engine
 }
 
 // NewCmdCompare builds "gdlperf compare OLD NEW".
@@ -33,20 +42,55 @@ func NewCmdCompare(streams *IO, runF func(*CompareOptions) error) *cobra.Command
 		Short: "Compare two engine versions or two sets of results, game by game, for CI",
 		Long: `Compare prints, per game, the median state changes per second of OLD and
 NEW, their ratio with its 95% interval, the p-value of the Mann-Whitney U
-test and a verdict: faster or slower (significant, p < 0.05, and beyond
---noise), ~ (no significant change), broken (runs fail with NEW and did not
-with OLD), fixed (the other way), failing (failures on both sides). A
-summary line per table follows.
+test adjusted by Holm's method over the games of the table, the ratio of
+the medians of state changes per CPU-second (where the runs report their
+CPU time), and a verdict:
+
+  faster, slower  significant (adjusted p < 0.05) and the whole 95% interval
+                  of the ratio beyond 1 ± --noise
+  ~               no significant change beyond the noise
+  inconclusive    too few ok runs for the test to ever be significant (the
+                  output says how many a side needs), or every ok run of a
+                  side was contended
+  broken          runs fail with NEW and did not with OLD (fixed: the other way)
+  failing         failures on both sides
+
+The interval is the one the test implies (the distribution-free interval of
+the ratio that inverts the U test), so "slower" never stands beside an
+interval holding 1. A summary line per table follows: the counts, the
+geometric mean of the ratios with its own 95% interval and verdict (slower
+when the interval lies below 1 - --noise), and the contended runs left out.
+
+Verdicts use the rate per wall-clock second of the timed part, gdl-perf's
+figure: it sees what a player of the game would see, cache and memory
+contention included, which CPU time does not. A run that got under 0.9 of a
+CPU (the harness marks it contended; for older rows, user+system over wall
+time, setup included) was preempted and measures the machine, not the
+engine: it is listed ("left out ...") and excluded from every median, test
+and verdict.
 
 OLD and NEW are results files or folders, or engine versions looked up in
 --results: ENGINE@VERSION, or ENGINE when it has one version there (or two,
 the other one named on the other side). With a single argument ENGINE that
 has two versions, the older is OLD. Rows are compared only within one
-machine fingerprint.
+machine fingerprint and one setup: runs of different lengths, modes,
+workloads, transforms or measures are never pooled or compared.
 
-Exit status: 0 no regression, 3 a game got slower (significantly and by
-more than --noise), 4 a game newly fails, 1 the comparison could not be
-made, 2 a bad command line.`,
+The sides must be one campaign: their start-time ranges overlap, as the
+versions of one interleaved campaign's do (gdlperf run --engines with both).
+Sides measured one after the other, or whose median CPU share (of the runs
+kept) differs by more than 0.1 or median load per core by more than 1, are
+refused: the machine may have changed in between. --calibrate compares them
+anyway: the reference engine (--reference, prover by default) must have run
+in both, on common games; its geometric mean ratio NEW/OLD is the machine
+factor, and NEW's rates are divided by it before any verdict. For engine
+versions looked up in --results, the reference's rows are those that
+started within each side's time range.
+
+Exit status: 0 no regression and every game judged, 3 a game got slower
+(or the geometric mean did), 4 a game newly fails, 5 inconclusive (no
+regression, but some game could not be judged), 1 the comparison could not
+be made, 2 a bad command line.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Old = args[0]
@@ -66,6 +110,8 @@ made, 2 a bad command line.`,
 	f.StringVar(&opts.Results, "results", "gdlperf-results", "results folder (or file) where engine versions are looked up")
 	f.Float64Var(&opts.Noise, "noise", 2, "percentage change below which a significant difference still counts as ~")
 	f.BoolVar(&opts.CrossMachine, "cross-machine", false, "compare rows of two different machines (each side on one machine)")
+	f.BoolVar(&opts.Calibrate, "calibrate", false, "divide NEW's rates by the machine factor of the reference engine (to compare separate campaigns)")
+	f.StringVar(&opts.Reference, "reference", report.DefaultReference, "the engine whose rates measure the machine for --calibrate")
 	return cmd
 }
 
@@ -74,7 +120,8 @@ func runCompare(opts *CompareOptions) error {
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
-	d, err := report.CompareSides(old, new, report.DiffOptions{Noise: opts.Noise / 100, CrossMachine: opts.CrossMachine})
+	d, err := report.CompareSides(old, new, report.DiffOptions{Noise: opts.Noise / 100, CrossMachine: opts.CrossMachine,
+		Calibrate: opts.Calibrate, Reference: opts.Reference})
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
@@ -91,11 +138,23 @@ func runCompare(opts *CompareOptions) error {
 	if n := d.Count(report.Slower); n > 0 {
 		problems = append(problems, fmt.Sprintf("%s slower by more than %g%% (%s)", gamesCount(n), opts.Noise, gameList(d.Games(report.Slower))))
 	}
+	for _, t := range d.Overall(report.Slower) {
+		s := t.Summary
+		problems = append(problems, fmt.Sprintf("%s: geometric mean new/old %s, its 95%% interval %s below 1 - %g%%",
+			t.New, report.FormatRatio(s.GeoMean), report.FormatInterval(s.GeoLo, s.GeoHi), opts.Noise))
+	}
 	switch {
 	case d.Count(report.Broken) > 0:
 		return withCode(ExitNewFailures, errors.New("regression: "+strings.Join(problems, "; ")))
-	case d.Count(report.Slower) > 0:
+	case len(problems) > 0:
 		return withCode(ExitRegression, errors.New("regression: "+strings.Join(problems, "; ")))
+	case d.Count(report.Inconclusive) > 0:
+		games := d.Games(report.Inconclusive)
+		msg := fmt.Sprintf("inconclusive: %s could not be judged (%s)", gamesCount(len(games)), gameList(games))
+		if n := d.RunsNeeded(); n > 0 {
+			msg += fmt.Sprintf("; a verdict needs at least %d ok, uncontended runs per side (gdlperf run --reps %d)", n, n)
+		}
+		return withCode(ExitInconclusive, errors.New(msg))
 	}
 	return nil
 }
@@ -251,14 +310,36 @@ func (p *versionPool) resolve(spec report.Version, other *report.Version, isOld 
 	return report.Version{}, fmt.Errorf("engine %s has %s in %s; name one as %s@VERSION", spec.Engine, versionsText(vs), p.dir, spec.Engine)
 }
 
+// side is the rows of v, with the rows of other engines that started
+// within v's time range (on v's machines) as its context: the campaign v
+// was measured in, where --calibrate finds the reference engine. When v's
+// rows have no start times, every row of v's machines is context.
 func (p *versionPool) side(v report.Version) report.Side {
 	var rows []results.Row
+	first, last := "", ""
+	machines := map[string]bool{}
 	for _, r := range p.rows {
 		if r.Engine == v.Engine && r.EngineVersion == v.Version {
 			rows = append(rows, r)
+			machines[r.Machine] = true
+			if r.StartTime != "" {
+				if first == "" || r.StartTime < first {
+					first = r.StartTime
+				}
+				last = max(last, r.StartTime)
+			}
 		}
 	}
-	return report.Side{Label: v.String(), Rows: rows}
+	var context []results.Row
+	for _, r := range p.rows {
+		if r.Engine == v.Engine || !machines[r.Machine] {
+			continue
+		}
+		if first == "" || (r.StartTime >= first && r.StartTime <= last) {
+			context = append(context, r)
+		}
+	}
+	return report.Side{Label: v.String(), Rows: rows, Context: context}
 }
 
 func versionsText(vs []report.Version) string {

@@ -35,6 +35,16 @@ func without(rows []results.Row, game string) []results.Row {
 	return out
 }
 
+func onMachine(rows []results.Row, machine string) []results.Row {
+	var out []results.Row
+	for _, r := range rows {
+		if r.Machine == machine {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func TestNewCmdCompareOptions(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -42,9 +52,10 @@ func TestNewCmdCompareOptions(t *testing.T) {
 		want     CompareOptions
 		wantCode int
 	}{
-		{"defaults", []string{"a", "b"}, CompareOptions{Old: "a", New: "b", Results: "gdlperf-results", Noise: 2}, 0},
-		{"one engine", []string{"prover"}, CompareOptions{Old: "prover", Results: "gdlperf-results", Noise: 2}, 0},
-		{"flags", []string{"a", "b", "--noise", "5", "--results", "r", "--cross-machine"}, CompareOptions{Old: "a", New: "b", Results: "r", Noise: 5, CrossMachine: true}, 0},
+		{"defaults", []string{"a", "b"}, CompareOptions{Old: "a", New: "b", Results: "gdlperf-results", Noise: 2, Reference: "prover"}, 0},
+		{"one engine", []string{"prover"}, CompareOptions{Old: "prover", Results: "gdlperf-results", Noise: 2, Reference: "prover"}, 0},
+		{"flags", []string{"a", "b", "--noise", "5", "--results", "r", "--cross-machine", "--calibrate", "--reference", "tupleprover"},
+			CompareOptions{Old: "a", New: "b", Results: "r", Noise: 5, CrossMachine: true, Calibrate: true, Reference: "tupleprover"}, 0},
 		{"negative noise", []string{"a", "b", "--noise", "-1"}, CompareOptions{}, ExitUsage},
 	}
 	for _, tt := range tests {
@@ -98,8 +109,12 @@ func TestCompareFoldersExitCodes(t *testing.T) {
 			`gdlperf: regression: 1 game newly failing ("LOCAL/<script>alert(\"x\")</script>&amp;/h4sh'"); 1 game slower by more than 2% ("BASE/connectFour/WAIKTw")`},
 		{"slower only", without(reporttest.Filter(rows, "propnet", "3-ccc"), reporttest.Script), ExitRegression,
 			`gdlperf: regression: 1 game slower by more than 2% ("BASE/connectFour/WAIKTw")`},
-		{"no regression", without(without(reporttest.Filter(rows, "propnet", "3-ccc"), reporttest.Script), reporttest.ConnectFour), ExitOK, ""},
-		{"same rows", reporttest.Filter(rows, "propnet", "2-bbb"), ExitOK, ""},
+		{"no regression, one game with one run a side", without(without(reporttest.Filter(rows, "propnet", "3-ccc"), reporttest.Script), reporttest.ConnectFour), ExitInconclusive,
+			`gdlperf: inconclusive: 1 game could not be judged ("BASE/speedChess/bPnisA"); a verdict needs at least 5 ok, uncontended runs per side (gdlperf run --reps 5)`},
+		{"no regression", without(without(without(reporttest.Filter(rows, "propnet", "3-ccc"), reporttest.Script), reporttest.ConnectFour), reporttest.SpeedChess), ExitOK, ""},
+		{"same rows", onMachine(without(without(reporttest.Filter(rows, "propnet", "2-bbb"), reporttest.SpeedChess), reporttest.Hex), reporttest.Machine1), ExitOK, ""},
+		{"same rows, too few of them", reporttest.Filter(rows, "propnet", "2-bbb"), ExitInconclusive,
+			`gdlperf: inconclusive: 3 games could not be judged ("BASE/hex/T1MK8g", "BASE/speedChess/bPnisA", "BASE/ticTacToe/JRFsaQ")`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,6 +125,7 @@ func TestCompareFoldersExitCodes(t *testing.T) {
 				assert.Contains(t, stderr, tt.wantStderr)
 			} else {
 				assert.NotContains(t, stderr, "regression")
+				assert.NotContains(t, stderr, "inconclusive")
 			}
 		})
 	}
