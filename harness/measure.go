@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -22,16 +22,6 @@ type Measurement struct {
 	ContendedBelow float64 // CPU share threshold; 0 = DefaultContendedBelow
 }
 
-// Result-file keys the row takes from an engine's result beside the
-// counts: the timed part's CPU time and what the engine says of its setup.
-const (
-	keyCPUMillis     = "cpuMilliseconds"
-	keyDesign        = "design"
-	keyCodegenMillis = "codegenMilliseconds"
-	keyBuildMillis   = "buildMilliseconds"
-	keyOptions       = "options"
-)
-
 // measure fills the row's measurement columns from the outcome: the CPU
 // share of the timed part and whether it was contended, the load after the
 // run, what the result file says of the engine's setup, and the run's
@@ -48,23 +38,23 @@ func (m Measurement) measure(row *results.Row, r Run, out Outcome, f Fingerprint
 	row.Cores, row.MemoryMiB = f.CPUs, f.MemoryMiB
 	row.LoadAfter = loadAfter
 	if out.ResultRaw != "" {
-		res, _ := rollout.ParseResult(out.ResultRaw)
-		get := func(k string) string {
+		res, _ := protocol.Parse(out.ResultRaw)
+		get := func(k protocol.Key) string {
 			v, _ := res.Get(k)
 			return capText(v, 200)
 		}
-		num := func(k string) int64 {
+		num := func(k protocol.Key) int64 {
 			n, err := strconv.ParseInt(get(k), 10, 64)
 			if err != nil || n < 0 {
 				return 0
 			}
 			return n
 		}
-		row.TimedCPUMs = num(keyCPUMillis)
-		row.Design = get(keyDesign)
-		row.CodegenMs = num(keyCodegenMillis)
-		row.BuildMs = num(keyBuildMillis)
-		row.EngineOptions = get(keyOptions)
+		row.TimedCPUMs = num(protocol.KeyCPUMilliseconds)
+		row.Design = get(protocol.KeyDesign)
+		row.CodegenMs = num(protocol.KeyCodegenMilliseconds)
+		row.BuildMs = num(protocol.KeyBuildMilliseconds)
+		row.EngineOptions = get(protocol.KeyOptions)
 	}
 	if row.Status != results.StatusOK {
 		return
