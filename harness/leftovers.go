@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,9 +30,13 @@ const ownerFile = ".gdlperf-owner"
 // childPrefix starts the name of a run's private folder.
 const childPrefix = "gdlperf-child-"
 
-// unownedAge is how old a gdlperf-* folder without an owner file (made by
-// an older gdlperf) must be before CleanLeftovers removes it.
+// unownedAge is how old a temp folder of gdlperf's without an owner file
+// (made by an older gdlperf) must be before CleanLeftovers removes it.
 const unownedAge = 24 * time.Hour
+
+// tempFolder matches the names of the temp folders gdlperf makes
+// (os.MkdirTemp's suffix is digits), and no other.
+var tempFolder = regexp.MustCompile(`^gdlperf-(run|compat|check|info|child)-[0-9]+$`)
 
 // owner is what an owner file records: the harness's pid and start time
 // (field 22 of /proc/<pid>/stat, so a reused pid is not taken for it) and,
@@ -167,12 +172,13 @@ func (f *runFolder) remove() {
 	os.RemoveAll(f.dir)
 }
 
-// CleanLeftovers finds in tmpRoot ("" is os.TempDir()) the gdlperf-*
-// folders whose owner process is gone: it kills the processes of the runs
-// recorded there (a pid counts only with its recorded start time) and every
-// process that carries such a run's token, then removes the folders; a
-// gdlperf-* folder without an owner file is removed when it was last
-// modified over a day ago. Call it when a campaign starts: it undoes what a
+// CleanLeftovers finds in tmpRoot ("" is os.TempDir()) the temp folders of
+// gdlperf's (gdlperf-run-*, gdlperf-child-*, ...) whose owner process is
+// gone: it kills the processes of the runs recorded there (a pid counts
+// only with its recorded start time) and every process that carries such a
+// run's token, then removes the folders; such a folder without an owner
+// file (an older gdlperf's) is removed when it was last modified over a day
+// ago. Folders of other names are never touched. Call it when a campaign starts: it undoes what a
 // harness killed with SIGKILL left behind. It returns the processes killed
 // and the folders removed; the error is the first failure to remove one.
 func CleanLeftovers(tmpRoot string) (killed, removed int, err error) {
@@ -187,7 +193,7 @@ func CleanLeftovers(tmpRoot string) (killed, removed int, err error) {
 	var stale []string
 	done := map[int]uint64{} // the processes killed
 	for _, e := range ents {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), "gdlperf-") {
+		if !e.IsDir() || !tempFolder.MatchString(e.Name()) {
 			continue
 		}
 		dir := filepath.Join(tmpRoot, e.Name())

@@ -55,14 +55,15 @@ func TestCleanLeftovers(t *testing.T) {
 		}
 		return dir
 	}
-	dead := folder("gdlperf-child-dead", fmt.Sprintf("pid %d %d\ntoken %s\nproc %d %d\nproc %d %d\n",
+	dead := folder("gdlperf-child-1", fmt.Sprintf("pid %d %d\ntoken %s\nproc %d %d\nproc %d %d\n",
 		gone.Process.Pid, goneStart, token, recorded.Process.Pid, recStart, innocent.Process.Pid, innStart+1), 0)
-	reused := folder("gdlperf-run-reused", fmt.Sprintf("pid %d %d\n", os.Getpid(), self+1), 0)
-	live := folder("gdlperf-run-live", "", 0)
+	reused := folder("gdlperf-run-2", fmt.Sprintf("pid %d %d\n", os.Getpid(), self+1), 0)
+	live := folder("gdlperf-run-3", "", 0)
 	require.NoError(t, MarkOwner(live))
-	old := folder("gdlperf-run-old", "", 48*time.Hour)
-	young := folder("gdlperf-run-young", "", time.Hour)
-	other := folder("other-old", "", 48*time.Hour)
+	old := folder("gdlperf-compat-4", "", 48*time.Hour)
+	young := folder("gdlperf-run-5", "", time.Hour)
+	other := folder("gdlperf-old", "", 48*time.Hour) // a user's, not a temp folder
+	mine := folder("gdlperf-run-mine", fmt.Sprintf("pid %d %d\n", gone.Process.Pid, goneStart), 0)
 
 	killed, removed, err := CleanLeftovers(root)
 	require.NoError(t, err)
@@ -71,7 +72,7 @@ func TestCleanLeftovers(t *testing.T) {
 	for _, d := range []string{dead, reused, old} {
 		assert.NoDirExists(t, d)
 	}
-	for _, d := range []string{live, young, other} {
+	for _, d := range []string{live, young, other, mine} {
 		assert.DirExists(t, d)
 	}
 	for _, c := range []*exec.Cmd{recorded, tokened} {
