@@ -38,6 +38,13 @@ func ExportBench(w io.Writer, rows []Row) error {
 	var ok []*Row
 	for i := range rows {
 		r := &rows[i]
+		if r.IsInstructions() {
+			// Its times are of a counted run: only its count goes out.
+			if _, _, has := benchInstructions(r); has {
+				ok = append(ok, r)
+			}
+			continue
+		}
 		if r.Status == StatusOK && r.StateChanges > 0 && r.MillisecondsTaken > 0 {
 			ok = append(ok, r)
 		}
@@ -67,10 +74,16 @@ func ExportBench(w io.Writer, rows []Row) error {
 			cfg = next
 		}
 		name := "Game/game=" + benchValue(r.GameKey) + "/engine=" + benchValue(r.Engine) + "/version=" + benchValue(r.EngineVersion)
+		instrName, instrValue, instr := benchInstructions(r)
+		name += instrName
 		if r.GOMAXPROCS > 0 {
 			name += "-" + strconv.Itoa(r.GOMAXPROCS)
 		} else if i := procsSuffix(name); i >= 0 {
 			name = name[:i] + "_" + name[i+1:]
+		}
+		if instr {
+			fmt.Fprintf(bw, "Benchmark%s %s\n", name, instrValue)
+			continue
 		}
 		nsPerState := float64(r.MillisecondsTaken) * 1e6 / float64(r.StateChanges)
 		fmt.Fprintf(bw, "Benchmark%s %d %s ns/op %s states/s\n", name, r.StateChanges, benchNumber(nsPerState), benchNumber(r.StatesPerSecond()))
