@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -205,7 +206,7 @@ func compareSides(opts *CompareOptions) (report.Side, report.Side, error) {
 		if len(vs) != 2 {
 			return report.Side{}, report.Side{}, fmt.Errorf("with one argument, engine %s must have two versions in %s; it has %s", opts.Old, p.dir, versionsText(vs))
 		}
-		return p.side(vs[0]), p.side(vs[1]), nil
+		return p.sides(vs[0], vs[1])
 	}
 	args := [2]string{opts.Old, opts.New}
 	var sides [2]report.Side
@@ -229,6 +230,7 @@ func compareSides(opts *CompareOptions) (report.Side, report.Side, error) {
 	if err != nil {
 		return report.Side{}, report.Side{}, err
 	}
+	var resolved [2]*report.Version
 	for i, s := range specs {
 		if s == nil {
 			continue
@@ -241,7 +243,15 @@ func compareSides(opts *CompareOptions) (report.Side, report.Side, error) {
 		if err != nil {
 			return report.Side{}, report.Side{}, err
 		}
-		sides[i] = p.side(v)
+		resolved[i] = &v
+	}
+	if resolved[0] != nil && resolved[1] != nil {
+		return p.sides(*resolved[0], *resolved[1])
+	}
+	for i, v := range resolved {
+		if v != nil {
+			sides[i] = p.side(*v, nil)
+		}
 	}
 	return sides[0], sides[1], nil
 }
@@ -310,33 +320,84 @@ func (p *versionPool) resolve(spec report.Version, other *report.Version, isOld 
 	return report.Version{}, fmt.Errorf("engine %s has %s in %s; name one as %s@VERSION", spec.Engine, versionsText(vs), p.dir, spec.Engine)
 }
 
-// side is the rows of v, with the rows of other engines that started
-// within v's time range (on v's machines) as its context: the campaign v
-// was measured in, where --calibrate finds the reference engine. When v's
-// rows have no start times, every row of v's machines is context.
-func (p *versionPool) side(v report.Version) report.Side {
-	var rows []results.Row
-	first, last := "", ""
-	machines := map[string]bool{}
-	for _, r := range p.rows {
-		if r.Engine == v.Engine && r.EngineVersion == v.Version {
-			rows = append(rows, r)
-			machines[r.Machine] = true
-			if r.StartTime != "" {
-				if first == "" || r.StartTime < first {
-					first = r.StartTime
-				}
-				last = max(last, r.StartTime)
-			}
-		}
+// timeRange is the earliest and latest start time of a version's rows.
+type timeRange struct{ first, last time.Time }
+
+// distance is how far t lies outside r (0 inside).
+func (r timeRange) distance(t time.Time) time.Duration {
+	switch {
+	case t.Before(r.first):
+		return r.first.Sub(t)
+	case t.After(r.last):
+		return t.Sub(r.last)
 	}
-	var context []results.Row
+	return 0
+}
+
+// rangeOf returns the time range of v's rows and the machines they ran
+// on; ok is false when some row has no (readable) start time.
+func (p *versionPool) rangeOf(v report.Version) (timeRange, map[string]bool, bool) {
+	var tr timeRange
+	machines := map[string]bool{}
+	ok := true
 	for _, r := range p.rows {
-		if r.Engine == v.Engine || !machines[r.Machine] {
+		if r.Engine != v.Engine || r.EngineVersion != v.Version {
 			continue
 		}
-		if first == "" || (r.StartTime >= first && r.StartTime <= last) {
-			context = append(context, r)
+		machines[r.Machine] = true
+		t, err := time.Parse(time.RFC3339, r.StartTime)
+		if err != nil {
+			ok = false
+			continue
+		}
+		if tr.first.IsZero() || t.Before(tr.first) {
+			tr.first = t
+		}
+		if t.After(tr.last) {
+			tr.last = t
+		}
+	}
+	return tr, machines, ok && !tr.first.IsZero()
+}
+
+// sides returns the sides of two versions of the pool. The context of a
+// side (where --calibrate finds the reference engine) is the rows of the
+// other engines on its machines that started nearer to its own runs than
+// to the other side's (inside its time range, or closer to it): the
+// campaign it was measured in. Without start times, every such row is
+// context of both.
+func (p *versionPool) sides(old, new report.Version) (report.Side, report.Side, error) {
+	ro, _, okO := p.rangeOf(old)
+	rn, _, okN := p.rangeOf(new)
+	if !okO || !okN {
+		return p.side(old, nil), p.side(new, nil), nil
+	}
+	nearer := func(mine, other timeRange) func(time.Time) bool {
+		return func(t time.Time) bool { return mine.distance(t) <= other.distance(t) }
+	}
+	return p.side(old, nearer(ro, rn)), p.side(new, nearer(rn, ro)), nil
+}
+
+// side is the rows of v, with as context the rows of other engines on v's
+// machines: those whose start time in is true, or, for a nil in, those
+// that started within v's time range (all of them when v's rows have no
+// start times).
+func (p *versionPool) side(v report.Version, in func(time.Time) bool) report.Side {
+	tr, machines, ok := p.rangeOf(v)
+	if in == nil {
+		in = func(t time.Time) bool { return !ok || tr.distance(t) == 0 }
+	}
+	var rows, context []results.Row
+	for _, r := range p.rows {
+		switch {
+		case r.Engine == v.Engine && r.EngineVersion == v.Version:
+			rows = append(rows, r)
+		case r.Engine == v.Engine || !machines[r.Machine]:
+		default:
+			t, err := time.Parse(time.RFC3339, r.StartTime)
+			if err != nil || in(t) {
+				context = append(context, r)
+			}
 		}
 	}
 	return report.Side{Label: v.String(), Rows: rows, Context: context}

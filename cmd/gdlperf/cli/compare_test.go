@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,4 +176,101 @@ func TestCompareEngineNamedLikeAFile(t *testing.T) {
 	code, _, stderr = run(t, "compare", "--results", dir, "./propnet", "propnet")
 	assert.Equal(t, ExitFailure, code)
 	assert.Contains(t, stderr, "propnet")
+}
+
+// okRuns builds ok rows of one engine version on one game, a run a
+// minute from minute on the given day of January 2026: rates in state
+// changes per second, spread a little.
+func okRuns(engine, version, game string, day, minute int, rate float64, n int) []results.Row {
+	out := make([]results.Row, n)
+	for i := range out {
+		r := rate * (1 + 0.004*float64(i%5-2) + 0.0003*float64(i))
+		out[i] = results.Row{
+			RunKey:  fmt.Sprintf("%s@%s/%s/%d", engine, version, game, i),
+			GameKey: game, Engine: engine, EngineVersion: version, Repetition: i, Status: results.StatusOK,
+			StartTime: fmt.Sprintf("2026-01-%02dT%02d:%02d:00Z", day, 10+(minute+i)/60, (minute+i)%60),
+			Mode:      "time", TargetSeconds: 2, Machine: "m", MillisecondsTaken: 1000, StateChanges: int64(r),
+			TimedCPUMs: 1000, CPUShare: "1.000",
+		}
+	}
+	return out
+}
+
+// The README's settings (one to three repetitions) can never give a
+// significant verdict: compare exits 5 and says how many runs it needs,
+// never 0; with enough runs and no change it exits 0.
+func TestCompareTooFewRepetitionsIsInconclusive(t *testing.T) {
+	game := "BASE/ticTacToe/JRFsaQ"
+	tests := []struct {
+		name       string
+		n          int
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{"3 a side", 3, ExitInconclusive, "inconclusive BASE/ticTacToe/JRFsaQ: needs at least 4 ok runs per side; has 3 (new) and 3 (old)",
+			`gdlperf: inconclusive: 1 game could not be judged ("BASE/ticTacToe/JRFsaQ"); a verdict needs at least 4 ok, uncontended runs per side (gdlperf run --reps 4)`},
+		{"1 a side", 1, ExitInconclusive, "has 1 (new) and 1 (old)", "a verdict needs at least 4 ok"},
+		{"4 a side, no change", 4, ExitOK, "BASE/ticTacToe/JRFsaQ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old := writeRows(t, okRuns("e", "1", game, 1, 0, 1000, tt.n))
+			new := writeRows(t, okRuns("e", "2", game, 1, min(1, tt.n-1), 1000, tt.n)) // start times interleave: one campaign
+			code, stdout, stderr := run(t, "compare", old, new)
+			assert.Equal(t, tt.wantCode, code, stderr)
+			assert.Contains(t, stdout, tt.wantStdout)
+			if tt.wantStderr != "" {
+				assert.Contains(t, stderr, tt.wantStderr)
+			} else {
+				assert.Empty(t, stderr)
+			}
+		})
+	}
+}
+
+// Old version then new version, as two campaigns, on a machine that got
+// 57% faster in between: refused as it is (the factor named), slower with
+// --calibrate; never faster. Both as two folders and as two versions of
+// one results folder.
+func TestCompareSeparateCampaigns(t *testing.T) {
+	var oldRows, newRows []results.Row
+	for i := range 8 {
+		g := fmt.Sprintf("BASE/g%d/AAAAAA", i)
+		base := 1000 * float64(i+1)
+		oldRows = append(oldRows, okRuns("e", "1", g, 1, 10*i, base, 6)...)
+		oldRows = append(oldRows, okRuns("prover", "1", g, 1, 10*i+6, base/10, 3)...)
+		newRows = append(newRows, okRuns("e", "2", g, 5, 10*i, base*0.7*1.57, 6)...)
+		newRows = append(newRows, okRuns("prover", "1", g, 5, 10*i+6, base/10*1.57, 3)...)
+	}
+	for i := range newRows {
+		newRows[i].RunKey += "/new"
+	}
+	oldDir, newDir := writeRows(t, reporttest.Filter(oldRows, "e", "1")), writeRows(t, reporttest.Filter(newRows, "e", "2"))
+	oldFull, newFull := writeRows(t, oldRows), writeRows(t, newRows)
+	pool := writeRows(t, append(slices.Clone(oldRows), newRows...))
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{"two folders without the reference", []string{oldDir, newDir, "--calibrate"}, ExitFailure, "has no runs of the reference engine prover on machine m in 2 s"},
+		{"refused as they are", []string{oldDir, newDir}, ExitFailure, "are not comparable as they are: they are separate campaigns: their start times do not interleave"},
+		{"two folders, calibrated", []string{oldFull, newFull, "--calibrate"}, ExitRegression, "8 games slower by more than 2%"},
+		{"two versions of one folder, refused", []string{"e@1", "e@2", "--results", pool}, ExitFailure, "the machine factor is 1.571 (prover on 8 games"},
+		{"two versions of one folder, calibrated", []string{"e", "--results", pool, "--calibrate"}, ExitRegression, "8 games slower by more than 2%"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, append([]string{"compare"}, tt.args...)...)
+			assert.Equal(t, tt.wantCode, code, stderr)
+			assert.Contains(t, stderr, tt.wantStderr)
+			assert.NotRegexp(t, `faster\n`, stdout, "no game is called faster")
+			if tt.wantCode == ExitRegression {
+				assert.Contains(t, stdout, "calibrated: machine factor 1.571 from prover on 8 games")
+				assert.Regexp(t, `new/old geomean 0\.699\d \[[0-9.]+, [0-9.]+\] \(slower\)`, stdout)
+			}
+		})
+	}
 }
