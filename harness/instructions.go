@@ -271,7 +271,7 @@ func (c Counter) count(out string) (int64, error) {
 		return 0, err
 	}
 	if len(files) == 0 {
-		return 0, fmt.Errorf("valgrind wrote no counts%s", valgrindLog(out))
+		return 0, fmt.Errorf("valgrind wrote no counts (it does not follow the go command and its tools: give a built program, not go run)%s", valgrindLog(out))
 	}
 	slices.Sort(files)
 	var total int64
@@ -468,6 +468,10 @@ func (c *Campaign) runInstructions(ctx context.Context, r Run, dir string, child
 	row.TargetRollouts = n
 	row.Measure = results.MeasureInstructions
 	row.Counter = ctr.Name
+	// A busy machine slows a counted run but hardly changes its count:
+	// the row is not contended (verdicts keep it, no rerun), whatever its
+	// CPU share says.
+	row.Contended = false
 	if out.Status == results.StatusOK {
 		row.Instructions = m.Work
 		row.InstructionsPerOp = strconv.FormatFloat(m.PerRollout, 'f', 1, 64)

@@ -376,6 +376,14 @@ func TestMeasureInstructionsFaults(t *testing.T) {
 			e.FixedWork = true
 			return e
 		}(), n: 5, wantError: "asked for 5 rollouts, the engine reported 3: not a fixed work"},
+		{name: "exec into the go command", engine: func() *Engine {
+			bin := t.TempDir()
+			goCmd := filepath.Join(bin, "go")
+			require.NoError(t, os.WriteFile(goCmd, []byte("#!/bin/sh\nshift 4; "+result("version = 1", "millisecondsTaken = 1", "numStateChanges = 10", "numRollouts = 5")+"\n"), 0o755))
+			e := fakeEngine(t, "exec "+goCmd+` "$@"`)
+			e.FixedWork = true
+			return e
+		}(), n: 5, wantError: "valgrind wrote no counts (it does not follow the go command"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -410,6 +418,8 @@ func TestRunInstructionsRow(t *testing.T) {
 	// Seed 9, rollouts 3..5: (9+3)%7+5 + (9+4)%7+5 + (9+5)%7+5 = 10+11+5
 	// state changes of 20000 xorshift steps, at least 3 instructions each.
 	assert.Greater(t, row.Instructions, int64(26*20000*3))
+	assert.False(t, row.Contended, "a busy machine does not spoil a count")
+	assert.Contains(t, row.Flags, "few instructions counted: 3 rollouts took", "under SteadyWork")
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "the run's folders are removed")
@@ -423,4 +433,38 @@ func TestRunInstructionsRow(t *testing.T) {
 	assert.Contains(t, row.ErrorMessage, "does not take --rollouts")
 	assert.Equal(t, results.MeasureInstructions, row.Measure)
 	assert.Empty(t, row.InstructionsPerOp)
+}
+
+func TestWithMeasure(t *testing.T) {
+	games := []*Game{{Key: "BUILTIN/a/x"}, {Key: "BUILTIN/b/y"}}
+	engs := []*Engine{{Name: "p", Version: "1", FixedWork: true}, {Name: "q", Version: "2", FixedWork: true}}
+	o := Options{Rollouts: 20, Repetitions: 2, Seed: 3}
+	plan := Plan(games, engs, o)
+	tests := []struct {
+		name      string
+		measure   string
+		wantDims  string
+		wantSameK bool
+	}{
+		{name: "time by default", measure: "", wantDims: "", wantSameK: true},
+		{name: "time said", measure: results.DefaultMeasure, wantDims: "", wantSameK: true},
+		{name: "instructions", measure: results.MeasureInstructions, wantDims: results.MeasureInstructions},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := WithMeasure(plan, o, tt.measure)
+			require.Len(t, got, len(plan))
+			keys := map[string]bool{}
+			for i, r := range got {
+				assert.Equal(t, tt.wantDims, r.Dims.Measure)
+				assert.Equal(t, tt.wantSameK, r.Key == plan[i].Key, "run %d", i)
+				assert.Equal(t, plan[i].Seed, r.Seed, "the same rollouts either way")
+				keys[r.Key] = true
+			}
+			assert.Len(t, keys, len(plan), "keys stay distinct")
+			again := WithMeasure(plan, o, tt.measure)
+			assert.Equal(t, got, again, "keys are stable")
+		})
+	}
+	assert.Empty(t, plan[0].Dims.Measure, "the plan given is not changed")
 }
