@@ -1,25 +1,70 @@
 // Package report turns result rows into statistics, a static HTML site and
 // version comparisons (ARCHITECTURE.md §7).
 //
-// Statistics. Rows are grouped by machine fingerprint first: no median,
-// interval or ratio ever mixes rows of two machines. Within a machine, a cell
-// is one (game, engine version): its runs are the repetitions, and its speed
-// is the median of the state changes per second of the runs that ended ok,
-// with a distribution-free 95% confidence interval from order statistics
-// (the binomial interval of the median), exactly as benchstat computes it
-// with golang.org/x/perf/benchmath's AssumeNothing. Two cells are compared by
-// the ratio of their medians; the difference is significant when the
-// Mann-Whitney U test (also from benchmath) rejects "same distribution" at
-// alpha 0.05. The interval of a ratio is the conservative quotient of the two
-// intervals, [loA/hiB, hiA/loB].
+// Statistics. Rows are grouped by machine fingerprint and setup first: no
+// median, interval or ratio ever mixes rows of two machines, nor runs of two
+// lengths, modes, workloads, transforms or measures (Setup; a failed
+// imported run of unknown length joins its machine's one length). Within a
+// machine, a cell is one (game, engine version): its runs are the
+// repetitions, and its speed is the median of the state changes per second
+// of the runs that ended ok and were not contended, with a
+// distribution-free 95% confidence interval from order statistics (the
+// binomial interval of the median), exactly as benchstat computes it with
+// golang.org/x/perf/benchmath's AssumeNothing.
+//
+// Contended runs. A run is contended (contended) when the harness marked it
+// (its share of a CPU over the timed part was under the campaign's
+// threshold, 0.9 by default) or, in rows written before that mark, when
+// (user+system CPU) / wall time of the whole process, setup included, is
+// under 0.9. Such a run was preempted: its rate measures the machine, not
+// the engine. It is listed (struck out on the game page, with "contended:
+// 0.64 of a CPU"), counted in every summary, and left out of every median,
+// test and verdict. Verdicts use the rate per wall-clock second, gdl-perf's
+// figure: it includes what a player of the game would see, cache and memory
+// contention among it, to which CPU time is blind; the state changes per
+// CPU-second of the timed part are shown beside it where the engine
+// reported its CPU time, as a cross-check that is insensitive to
+// preemption.
+//
+// Comparisons. Two cells are compared by the ratio of their medians. The
+// Mann-Whitney U test (benchmath) gives a p-value per game; over the games
+// of one comparison (a pair page, a compare table) the p-values are
+// adjusted by Holm's step-down method, which keeps the chance of any false
+// verdict among them at 0.05. The interval of a ratio is the
+// distribution-free 95% interval that inverts the same U test (Moses; the
+// interval of the Hodges-Lehmann estimate over the pairwise ratios of the
+// runs), so it excludes 1 exactly where the unadjusted test rejects (when
+// no two runs tie). A game
+// differs significantly when the adjusted p < 0.05 and its interval lies on
+// one side of 1 (compare also asks that the whole interval lie beyond
+// 1 ± noise). Too few runs can never be significant: the smallest p-value
+// of n and m runs is 2 / C(n+m, n), times the number of games for Holm's
+// adjustment, so a verdict needs 4 ok runs a side for one game, 6 for 20
+// (RunsNeeded); such games are "too few runs to tell" (compare:
+// inconclusive) and say how many they need. Colours mark significant
+// differences only: a summary's figures are coloured when the geometric
+// mean's interval excludes 1, a game's speedup when the game differs
+// significantly.
 //
 // Aggregates over games (an engine against a baseline, or two versions)
 // follow gdl-perf's summary, repaired: the median and the geometric mean of
 // the per-game ratios are taken over the games where both sides ran ok with
 // state changes > 0, so one zero or one failure cannot turn the geometric
 // mean into 0 (or infinity); every excluded game is counted with its reason.
-// The sum ratio is gdl-perf's "state changes with one second per game":
-// the sum of one side's medians over the sum of the other's.
+// The geometric mean has its own 95% interval: the Student t interval of
+// the mean log ratio, the games taken as a sample of games. The sum ratio
+// is gdl-perf's "state changes with one second per game": the sum of one
+// side's medians over the sum of the other's.
+//
+// Campaigns. CompareSides compares two sides as they are only when they are
+// one campaign (OneCampaign: their start-time ranges overlap, as those of
+// versions interleaved in one campaign do) and their conditions do not
+// differ markedly (median CPU share of the kept runs within 0.1, median
+// 1-minute load per core within 1). Otherwise it refuses, naming the
+// reason, unless DiffOptions.Calibrate is set: then the reference engine
+// (prover by default) must have run on both sides, and NEW's rates are
+// divided by the machine factor, the geometric mean over their common games
+// of its rate in NEW over its rate in OLD.
 //
 // Correctness. WithVerdicts supplies the rows of gdlperf check; a version's
 // verdict on a game is results.Verdicts' fold over its methods (a check run

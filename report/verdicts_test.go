@@ -454,3 +454,28 @@ func TestGamePageStrikesContendedRuns(t *testing.T) {
 	assert.Contains(t, page, `8/8 <span class="note">(1 contended, left out)</span>`)
 	assert.True(t, strings.Contains(page, `<th class="n">states/CPU-s</th>`), "the CPU-second rate beside the wall-second one")
 }
+
+// A cell whose every ok run was contended has no rate: the pages say so
+// and leave it out of ranks and summaries, without failing.
+func TestAllContendedCellOnPages(t *testing.T) {
+	game := "BASE/a/AAAAAA"
+	bad := runs{"other", "1", game, 1, 10, jitter(600, 4)}.rows()
+	for i := range bad {
+		bad[i].CPUShare, bad[i].Contended = "0.500", true
+	}
+	rows := concat(runs{"prover", "1", game, 1, 0, jitter(1000, 4)}.rows(), bad)
+	c := Analyze(rows)
+	cell := c.Machines[0].Cell(game, Version{"other", "1"})
+	require.True(t, cell.AllContended())
+	assert.False(t, cell.Measured())
+	assert.Zero(t, cell.Failed())
+	p := ComparePair(c.Machines[0], Version{"other", "1"}, Version{"prover", "1"})
+	assert.Equal(t, ContendedA, p.Games[0].Outcome)
+	assert.Equal(t, "every ok run of other@1 was contended (under 0.9 of a CPU)", p.Summary.Excluded[0].Reason)
+
+	site, err := Render(rows, WithBaseline("prover"))
+	require.NoError(t, err)
+	assert.Contains(t, string(site.Page("index.html")), "⊘ contended")
+	assert.Contains(t, string(site.Page(gameHref(game))), `<td class="n">contended</td>`)
+	assert.Contains(t, string(site.Page(pairHref(versionPair{Version{"other", "1"}, Version{"prover", "1"}}))), "no verdict: every ok run of other@1 was contended")
+}
