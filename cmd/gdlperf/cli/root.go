@@ -102,6 +102,7 @@ func NewRootCmd(streams *IO) *cobra.Command {
 		NewCmdGames(streams),
 		NewCmdReport(streams, nil),
 		NewCmdCompare(streams, nil),
+		NewCmdAB(streams, nil),
 		NewCmdCheck(streams, nil),
 		&cobra.Command{
 			Use:   "version",
