@@ -89,14 +89,14 @@ func TestContendedRule(t *testing.T) {
 // An engine with unchanged code against itself, where half of NEW's runs
 // got 0.64 of a CPU and ran 30% slower: no verdict of speed, the contended
 // runs named and counted. (Pooled, NEW's median fell 15% and every game
-// was "slower" at p < 0.05.)
+// was "slower" at p < 0.01.)
 func TestUnchangedEngineHalfContended(t *testing.T) {
 	games := []string{"BASE/a/AAAAAA", "BASE/b/BBBBBB", "BASE/c/CCCCCC"}
 	var old, new []results.Row
 	for i, g := range games {
-		old = append(old, runs{"e", "1", g, 1, 20 * i, jitter(1000, 8)}.rows()...)
-		n := runs{"e", "2", g, 1, 20*i + 10, append(jitter(1000, 8), jitter(700, 8)...)}.rows()
-		for j := 8; j < 16; j++ {
+		old = append(old, runs{"e", "1", g, 1, 50 * i, jitter(1000, 16)}.rows()...)
+		n := runs{"e", "2", g, 1, 50*i + 20, append(jitter(1000, 16), jitter(700, 16)...)}.rows()
+		for j := 16; j < 32; j++ {
 			n[j].CPUShare, n[j].Contended = "0.640", true
 		}
 		new = append(new, n...)
@@ -108,14 +108,14 @@ func TestUnchangedEngineHalfContended(t *testing.T) {
 	}
 	assert.Zero(t, d.Count(Slower)+d.Count(Faster))
 	s := d.Tables[0].Summary
-	assert.Equal(t, 24, s.ContendedA)
+	assert.Equal(t, 48, s.ContendedA)
 	assert.Equal(t, 0, s.ContendedB)
 	assert.InDelta(t, 1, s.GeoMean, 0.005)
 	var b bytes.Buffer
 	require.NoError(t, d.WriteText(&b))
 	out := b.String()
-	assert.Contains(t, out, "left out BASE/a/AAAAAA: new run 8 (contended: 0.64 of a CPU), new run 9 (contended: 0.64 of a CPU)")
-	assert.Contains(t, out, "; 24 runs left out as contended (0 old, 24 new)")
+	assert.Contains(t, out, "left out BASE/a/AAAAAA: new run 16 (contended: 0.64 of a CPU), new run 17 (contended: 0.64 of a CPU)")
+	assert.Contains(t, out, "; 48 runs left out as contended (0 old, 48 new)")
 
 	// Every ok run of a side contended: no rate, no verdict but inconclusive.
 	var allBad []results.Row
