@@ -70,6 +70,22 @@ var SuiteGames = []string{
 	"dresden/blocks/rulesheet.kif",
 }
 
+// ShortSuiteGames are the games of SuiteGames the suite runs in short mode
+// (go test -short, make test): the small ones that still have simultaneous
+// moves, three and four players, one player and Dresden's habits. The
+// large boards (amazons, skirmish, speedChess, reversi, ...) take minutes
+// per engine; make test-all runs them.
+var ShortSuiteGames = []string{
+	"base/ticTacToe/ticTacToe.kif",
+	"base/connectFour/connectFour.kif",
+	"base/3pConnectFour/3pConnectFour.kif",
+	"base/connectFourSimultaneous/connectFourSimultaneous.kif",
+	"base/knightsTour/knightsTour.kif",
+	"base/4pffa/4pffa.kif",
+	"dresden/tictactoe/rulesheet.kif",
+	"dresden/blocks/rulesheet.kif",
+}
+
 // SharedDir finds ../shared beside the repository by walking up from the
 // working directory; "" when there is none.
 func SharedDir() string {
@@ -110,7 +126,12 @@ func suiteGames(t *testing.T) []suiteGame {
 		t.Log("../shared not found: the suite runs on the built-in games only")
 		return out
 	}
-	for _, p := range SuiteGames {
+	mirrored := SuiteGames
+	if testing.Short() {
+		mirrored = ShortSuiteGames
+		t.Logf("short mode: %d of the %d mirrored suite games (make test-all runs all)", len(mirrored), len(SuiteGames))
+	}
+	for _, p := range mirrored {
 		g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", p))
 		if err != nil {
 			t.Logf("skipping %s: %v", p, err)
@@ -132,13 +153,20 @@ func suiteGames(t *testing.T) []suiteGame {
 
 // Suite checks an engine against the reference on the built-in games, a
 // fixed sample of mirrored games and GGP-Base's test games: traces of
-// seeded rollouts, exhaustive comparison where the game is small, and the
-// metamorphic renaming check. A new engine gets the whole suite with one
-// test:
+// seeded rollouts, exhaustive comparison of the first 5,000 states, and
+// the metamorphic renaming check. In short mode (go test -short, make
+// test) it plays ShortSuiteGames of the mirrored games and compares 1,000
+// states exhaustively. A new engine gets the whole suite with one test:
 //
 //	func TestConformance(t *testing.T) { enginetest.Suite(t, engines.MustLookup("x")) }
 func Suite(t *testing.T, e engines.Engine) {
 	ref := Reference()
+	// The exhaustive comparison walks this many states of each game; the
+	// reference takes most of a minute for 5,000 states of breakthrough.
+	maxStates := 5_000
+	if testing.Short() {
+		maxStates = 1_000
+	}
 	for _, sg := range suiteGames(t) {
 		t.Run(sg.name, func(t *testing.T) {
 			for seed := uint64(1); seed <= 3; seed++ {
@@ -161,7 +189,7 @@ func Suite(t *testing.T, e engines.Engine) {
 			if err := RollerCheck(e, sg.game, 2, 20); err != nil {
 				t.Fatal(err)
 			}
-			m, st, err := Exhaustive(rm, em, 5_000)
+			m, st, err := Exhaustive(rm, em, maxStates)
 			if err != nil {
 				t.Fatal(err)
 			}
