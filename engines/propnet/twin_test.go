@@ -20,7 +20,8 @@ import (
 
 // twinGames are the built-in games, a few mirrored ones with recursion,
 // simultaneous moves, many players and large goal nets (gt_two_thirds),
-// and the games of this package's testdata.
+// and the games of this package's testdata. Short mode leaves out the
+// large boards of hex and checkers (half a minute; make test-all runs them).
 func twinGames(t *testing.T) map[string]*gdl.Game {
 	games := map[string]*gdl.Game{}
 	for _, b := range gamerepo.Builtins() {
@@ -29,7 +30,11 @@ func twinGames(t *testing.T) map[string]*gdl.Game {
 		games["builtin/"+b.Name] = g
 	}
 	if shared := enginetest.SharedDir(); shared != "" {
-		for _, name := range []string{"hex", "checkers", "connectFourSimultaneous", "chineseCheckers4", "knightsTour", "dotsAndBoxes", "gt_two_thirds_2p"} {
+		mirrored := []string{"hex", "checkers", "connectFourSimultaneous", "chineseCheckers4", "knightsTour", "dotsAndBoxes", "gt_two_thirds_2p"}
+		if testing.Short() {
+			mirrored = mirrored[2:]
+		}
+		for _, name := range mirrored {
 			g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", "base", name, name+".kif"))
 			require.NoError(t, err)
 			games["base/"+name] = g

@@ -53,12 +53,16 @@ func playRollouts(m *prover.Machine, n int, seed uint64, budget time.Duration) (
 
 // TestCorpusRollouts plays 3 seeded rollouts of every valid mirrored
 // rulesheet with a budget of 60 s each (make corpus-check). Without
-// GDLPERF_CORPUS it plays one rollout of each with a budget of 20 s, for CI.
+// GDLPERF_CORPUS it plays one rollout of each with a budget of 20 s, for CI
+// (make test-all); in short mode (make test) one of every seventh game.
 func TestCorpusRollouts(t *testing.T) {
 	games := enginetest.MirroredGames(t)
 	n, every, budget := 1, 1, 20*time.Second
-	if os.Getenv("GDLPERF_CORPUS") != "" {
+	switch {
+	case os.Getenv("GDLPERF_CORPUS") != "":
 		n, every, budget = 3, 1, 60*time.Second
+	case testing.Short():
+		every = 7
 	}
 	var valid, failed int
 	for i, g := range games {
