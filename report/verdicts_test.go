@@ -479,3 +479,27 @@ func TestAllContendedCellOnPages(t *testing.T) {
 	assert.Contains(t, string(site.Page(gameHref(game))), `<td class="n">contended</td>`)
 	assert.Contains(t, string(site.Page(pairHref(versionPair{Version{"other", "1"}, Version{"prover", "1"}}))), "no verdict: every ok run of other@1 was contended")
 }
+
+// Twenty games 5% slower, each with too few runs for a verdict after the
+// adjustment over 20 games: every game is inconclusive, but the geometric
+// mean, with its own interval, is slower.
+func TestOverallVerdictOnTheGeometricMean(t *testing.T) {
+	var old, new []results.Row
+	for i := range 20 {
+		g := fmt.Sprintf("BASE/g%02d/AAAAAA", i)
+		base := 1000 * float64(i+1)
+		old = append(old, runs{"e", "1", g, 1, 10 * i, jitter(base, 4)}.rows()...)
+		new = append(new, runs{"e", "2", g, 1, 10*i + 5, jitter(base*0.95, 4)}.rows()...)
+	}
+	d, err := CompareSides(Side{Label: "OLD", Rows: old}, Side{Label: "NEW", Rows: new}, DiffOptions{Noise: 0.02})
+	require.NoError(t, err)
+	assert.Equal(t, 20, d.Count(Inconclusive))
+	assert.Equal(t, 6, d.RunsNeeded())
+	tb := d.Tables[0]
+	assert.Equal(t, Slower, tb.Overall)
+	assert.Less(t, tb.Summary.GeoHi, 0.98)
+	assert.Equal(t, []*DiffTable{tb}, d.Overall(Slower))
+	var b bytes.Buffer
+	require.NoError(t, d.WriteText(&b))
+	assert.Regexp(t, `new/old geomean 0\.95\d\d \[0\.9\d+, 0\.9\d+\] \(slower\)`, b.String())
+}

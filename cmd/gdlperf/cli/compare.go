@@ -43,7 +43,8 @@ func NewCmdCompare(streams *IO, runF func(*CompareOptions) error) *cobra.Command
 		Short: "Compare two engine versions or two sets of results, game by game, for CI",
 		Long: `Compare prints, per game, the median state changes per second of OLD and
 NEW, their ratio with its 95% interval, the p-value of the Mann-Whitney U
-test adjusted by Holm's method over the games of the table, the ratio of
+test adjusted by Holm's method over the games of the table (the summary
+says over how many), the ratio of
 the medians of state changes per CPU-second (where the runs report their
 CPU time), and a verdict:
 
@@ -77,16 +78,17 @@ has two versions, the older is OLD. Rows are compared only within one
 machine fingerprint and one setup: runs of different lengths, modes,
 workloads, transforms or measures are never pooled or compared.
 
-The sides must be one campaign: their start-time ranges overlap, as the
-versions of one interleaved campaign's do (gdlperf run --engines with both).
+The sides must be one campaign: their start-time ranges overlap, as those
+of two versions interleaved in one campaign do (gdlperf run --engines with
+both).
 Sides measured one after the other, or whose median CPU share (of the runs
 kept) differs by more than 0.1 or median load per core by more than 1, are
 refused: the machine may have changed in between. --calibrate compares them
 anyway: the reference engine (--reference, prover by default) must have run
 in both, on common games; its geometric mean ratio NEW/OLD is the machine
 factor, and NEW's rates are divided by it before any verdict. For engine
-versions looked up in --results, the reference's rows are those that
-started within each side's time range.
+versions looked up in --results, each side's reference runs are those that
+started nearer in time to its own runs than to the other side's.
 
 Exit status: 0 no regression and every game judged, 3 a game got slower
 (or the geometric mean did), 4 a game newly fails, 5 inconclusive (no

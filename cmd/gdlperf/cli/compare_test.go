@@ -274,3 +274,20 @@ func TestCompareSeparateCampaigns(t *testing.T) {
 		})
 	}
 }
+
+// A slow-down no single game shows significantly, but the geometric mean
+// does (its own 95% interval below 1 - noise), is a regression: exit 3,
+// not 5.
+func TestCompareGeometricMeanSlower(t *testing.T) {
+	var old, new []results.Row
+	for i := range 20 {
+		g := fmt.Sprintf("BASE/g%02d/AAAAAA", i)
+		old = append(old, okRuns("e", "1", g, 1, 10*i, 1000*float64(i+1), 4)...)
+		new = append(new, okRuns("e", "2", g, 1, 10*i+5, 950*float64(i+1), 4)...)
+	}
+	code, stdout, stderr := run(t, "compare", writeRows(t, old), writeRows(t, new))
+	assert.Equal(t, ExitRegression, code, stderr)
+	assert.Regexp(t, `gdlperf: regression: e@2: geometric mean new/old 0\.95\d\d, its 95% interval \[0\.9\d+, 0\.9\d+\] below 1 - 2%`, stderr)
+	assert.Contains(t, stdout, "20 inconclusive")
+	assert.Contains(t, stdout, "needs at least 6 ok runs per side (p-values adjusted over 20 games); has 4 (new) and 4 (old)")
+}
