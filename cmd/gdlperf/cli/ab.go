@@ -323,21 +323,33 @@ func runAB(opts *ABOptions) error {
 // resolveABSides resolves OLD and NEW; revisions are built (once each).
 func resolveABSides(ctx context.Context, opts *ABOptions) (abSide, abSide, error) {
 	var cat *engineCatalog
-	builds := map[string]*revBuild{}
+	// Both revisions are resolved before either is built: a commit made
+	// during the first build does not move the second side's HEAD.
+	commits := map[string]string{} // rev -> commit
+	top := ""
+	for _, spec := range []string{opts.Old, opts.New} {
+		if s, err := parseEngineSpec(spec); err == nil && s.Rev != "" && commits[s.Rev] == "" {
+			t, c, err := revCommit(ctx, s.Rev)
+			if err != nil {
+				return abSide{}, abSide{}, withCode(ExitFailure, err)
+			}
+			top, commits[s.Rev] = t, c
+		}
+	}
+	builds := map[string]*revBuild{} // commit -> build
 	side := func(spec string) (abSide, error) {
 		s, err := parseEngineSpec(spec)
 		if err != nil {
 			return abSide{}, withCode(ExitUsage, err)
 		}
 		if s.Rev != "" {
-			b, err := buildRevision(ctx, s.Rev, opts.BuildCache, opts.IO.Err)
-			if err != nil {
-				return abSide{}, withCode(ExitFailure, err)
+			b := builds[commits[s.Rev]]
+			if b == nil {
+				if b, err = buildCommit(ctx, top, s.Rev, commits[s.Rev], opts.BuildCache, opts.IO.Err); err != nil {
+					return abSide{}, withCode(ExitFailure, err)
+				}
+				builds[b.Commit] = b
 			}
-			if prev, ok := builds[b.Commit]; ok {
-				b = prev
-			}
-			builds[b.Commit] = b
 			e, err := revEngine(ctx, b, s.Name)
 			if err != nil {
 				return abSide{}, withCode(ExitFailure, err)

@@ -331,21 +331,26 @@ func TestABRevisions(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err != nil || len(strings.TrimSpace(string(out))) != 40 {
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	head := strings.TrimSpace(string(out))
+	if err != nil || len(head) != 40 {
 		t.Skip("not in a git repository with a commit")
 	}
+	// The commit, not HEAD, which others may move while it builds.
+	rev := "prover@rev:" + head
 	cache := t.TempDir()
-	args := []string{"prover@rev:HEAD", "prover@rev:HEAD", "--build-cache", cache, "--games", "builtin:tictactoe",
+	args := []string{rev, rev, "--build-cache", cache, "--games", "builtin:tictactoe",
 		"--rollouts", "3", "--reps-per-look", "2", "--max-reps", "4"}
 	code, res, stderr := abJSON(t, args...)
 	assert.Contains(t, []int{ExitOK, ExitInconclusive}, code, stderr)
-	assert.Contains(t, stderr, "building gdlperf into")
-	assert.Contains(t, res.Old, "prover@rev:HEAD (commit ")
+	assert.Equal(t, 1, strings.Count(stderr, "building gdlperf into"), "one build for both sides")
+	assert.Contains(t, res.Old, rev+" (commit "+head[:12]+", prover@")
 	assert.Equal(t, res.Old, res.New)
 	entries, err := os.ReadDir(cache)
 	require.NoError(t, err)
 	require.Len(t, entries, 1, "one build, no source folder left behind")
-	_, err = os.Stat(filepath.Join(cache, entries[0].Name(), "gdlperf"))
+	assert.Equal(t, head, entries[0].Name())
+	_, err = os.Stat(filepath.Join(cache, head, "gdlperf"))
 	require.NoError(t, err)
 	_, _, stderr = abJSON(t, append(args, "--max-reps", "2")...)
 	assert.Contains(t, stderr, "using the build in")

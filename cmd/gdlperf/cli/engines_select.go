@@ -200,14 +200,30 @@ type revBuild struct {
 // a temporary folder removed afterwards: the working tree and its
 // uncommitted changes are not touched, and no git worktree is left behind.
 func buildRevision(ctx context.Context, rev, cacheDir string, progress io.Writer) (*revBuild, error) {
-	top, err := gitOutput(ctx, "", "rev-parse", "--show-toplevel")
+	top, commit, err := revCommit(ctx, rev)
 	if err != nil {
-		return nil, fmt.Errorf("building revision %s: the current folder is not in a git repository of gdlperf: %w", rev, err)
+		return nil, err
 	}
-	commit, err := gitOutput(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	return buildCommit(ctx, top, rev, commit, cacheDir, progress)
+}
+
+// revCommit resolves rev to a commit of the repository the current folder
+// is in, and returns the repository's top folder and the commit.
+func revCommit(ctx context.Context, rev string) (top, commit string, err error) {
+	top, err = gitOutput(ctx, "", "rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, fmt.Errorf("revision %q is not a commit of %s: %w", rev, top, err)
+		return "", "", fmt.Errorf("building revision %s: the current folder is not in a git repository of gdlperf: %w", rev, err)
 	}
+	commit, err = gitOutput(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return "", "", fmt.Errorf("revision %q is not a commit of %s: %w", rev, top, err)
+	}
+	return top, commit, nil
+}
+
+// buildCommit builds commit (named rev in messages) of the repository at
+// top; see buildRevision.
+func buildCommit(ctx context.Context, top, rev, commit, cacheDir string, progress io.Writer) (*revBuild, error) {
 	if cacheDir == "" {
 		root, err := gamerepo.DefaultCacheDir()
 		if err != nil {
