@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,10 +96,21 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 	if c.RequireChecked && c.Verdict == nil {
 		return sum, errors.New("RequireChecked needs a Verdict (run gdlperf check first)")
 	}
+	// What a harness killed with SIGKILL left: its engines' processes and
+	// its temporary folders.
+	if killed, removed, err := CleanLeftovers(c.Child.TempRoot); (killed > 0 || removed > 0) && c.Progress != nil {
+		fmt.Fprintf(c.Progress, "cleaned up after a gdlperf that was killed: %d process(es) stopped, %d temporary folder(s) removed\n", killed, removed)
+	} else if err != nil && c.Progress != nil {
+		fmt.Fprintf(c.Progress, "warning: cleaning up after a gdlperf that was killed: %v\n", err)
+	}
 	dir := c.WorkDir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "gdlperf-run-")
 		if err != nil {
+			return sum, err
+		}
+		if err := MarkOwner(d); err != nil {
+			os.RemoveAll(d)
 			return sum, err
 		}
 		defer os.RemoveAll(d)
@@ -295,6 +307,11 @@ func (c *Campaign) runOne(ctx context.Context, r Run, dir string, child ChildOpt
 	}
 	defer rd.remove()
 	args := c.args(r, rd.game, rd.result)
+	if c.Options.Rollouts > 0 && r.Engine.FixedWork {
+		child.TargetSeconds = 0
+	} else {
+		child.TargetSeconds = c.Options.Seconds
+	}
 	start := now().UTC()
 	load := LoadAverage()
 	out := RunChild(ctx, r.Engine, args, rd.result, child)
@@ -366,6 +383,7 @@ func (c *Campaign) row(r Run, out Outcome, start time.Time, load string, cpu int
 	if out.Status != results.StatusOK {
 		row.StderrTail = out.StderrTail
 	}
+	row.Flags = strings.Join(out.Flags, "; ")
 	return row
 }
 

@@ -44,7 +44,7 @@ func scriptEngine(t testing.TB, name, body string) *Engine {
 }
 
 // A fast engine that does no work but answers as a real one.
-const fastBody = `printf 'version = 1.0\nmillisecondsTaken = 10\nnumStateChanges = 500\nnumRollouts = 50\n' > "$RESULT_FILE"`
+const fastBody = `sleep "$SECS"; printf 'version = 1.0\nmillisecondsTaken = %d\nnumStateChanges = 500\nnumRollouts = 50\n' "$((SECS*1000))" > "$RESULT_FILE"`
 
 func testGames(n int) []*Game {
 	var games []*Game
@@ -152,7 +152,7 @@ func TestCampaignRequireChecked(t *testing.T) {
 func TestCampaignCompatibilityCheck(t *testing.T) {
 	games := testGames(2)
 	good := scriptEngine(t, "good", fastBody)
-	noVersion := scriptEngine(t, "noversion", `printf 'millisecondsTaken = 10\nnumStateChanges = 5\nnumRollouts = 1\n' > "$RESULT_FILE"`)
+	noVersion := scriptEngine(t, "noversion", `sleep "$SECS"; printf 'millisecondsTaken = %d\nnumStateChanges = 5\nnumRollouts = 1\n' "$((SECS*1000))" > "$RESULT_FILE"`)
 	crashes := scriptEngine(t, "crashes", `echo "java.lang.NoClassDefFoundError: Foo" >&2; exit 1`)
 	builtin := &Engine{Name: "builtin", Version: "b", Command: []string{"/bin/false"}, Builtin: true}
 	c, w, progress := campaign(t, games, []*Engine{good, noVersion, crashes, builtin}, Options{Seconds: 1, Seed: 1})
@@ -192,7 +192,7 @@ grep -q 'role xplayer' "$GAME_FILE" || exit 8
 `+fastBody)
 	res := CheckCompat(context.Background(), e, ChildOptions{CPU: -1})
 	assert.True(t, res.OK, res.Reason)
-	lazy := scriptEngine(t, "lazy", `printf 'version = 1\nmillisecondsTaken = 10\nnumStateChanges = 0\nnumRollouts = 0\n' > "$RESULT_FILE"`)
+	lazy := scriptEngine(t, "lazy", `sleep "$SECS"; printf 'version = 1\nmillisecondsTaken = %d\nnumStateChanges = 0\nnumRollouts = 0\n' "$((SECS*1000))" > "$RESULT_FILE"`)
 	res = CheckCompat(context.Background(), lazy, ChildOptions{CPU: -1})
 	assert.False(t, res.OK)
 	assert.Contains(t, res.Reason, "no state changes")
@@ -210,7 +210,7 @@ func TestProgressPlainLines(t *testing.T) {
 	assert.Regexp(t, `^\[1/2\] (fast|bad) on LOCAL/ga/hash \(rep 0\): `, lines[0])
 	assert.Regexp(t, `^\[2/2\] `, lines[1])
 	assert.Contains(t, progress.String(), "bad on LOCAL/ga/hash (rep 0): crash: the engine wrote no result (exit status 2)")
-	assert.Contains(t, progress.String(), "50000 states/s")
+	assert.Contains(t, progress.String(), " 500 states/s")
 	assert.NotContains(t, progress.String(), "\r")
 }
 
@@ -418,7 +418,7 @@ func TestCampaignRecordsTheRunKeysVersion(t *testing.T) {
 	// It crashes on the first game, and reports another version than its
 	// manifest's on the second.
 	e := scriptEngine(t, "snapshot", `grep -q '; a' "$GAME_FILE" && exit 3
-printf 'version = 1.0-SNAPSHOT\nmillisecondsTaken = 10\nnumStateChanges = 500\nnumRollouts = 50\n' > "$RESULT_FILE"`)
+sleep "$SECS"; printf 'version = 1.0-SNAPSHOT\nmillisecondsTaken = %d\nnumStateChanges = 500\nnumRollouts = 50\n' "$((SECS*1000))" > "$RESULT_FILE"`)
 	c, w, progress := campaign(t, games, []*Engine{e}, Options{Seconds: 1, Repetitions: 2, Seed: 1})
 	c.SkipCompat = true
 	_, err := c.Execute(context.Background())

@@ -50,6 +50,7 @@ func CheckCompat(ctx context.Context, e *Engine, o ChildOptions) CompatResult {
 		limit = o.Limit
 	}
 	o.Limit = limit
+	o.TargetSeconds = CompatSeconds
 	args := []string{game, result, strconv.Itoa(CompatSeconds)}
 	if e.Builtin {
 		args = append([]string{"--seed", "1"}, args...)

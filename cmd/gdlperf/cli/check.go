@@ -156,6 +156,7 @@ func runCheck(opts *CheckOptions) error {
 		return withCode(ExitFailure, err)
 	}
 	defer os.RemoveAll(work)
+	harness.MarkOwner(work) // so that a later campaign removes it if this process is killed
 	prior, err := results.LoadCheckRows(opts.ResultsDir)
 	if err != nil {
 		return withCode(ExitFailure, err)
@@ -353,8 +354,4 @@ func newCmdEngineSelfCheck(streams *IO) *cobra.Command {
 	cmd.Flags().IntVar(&maxStates, "max-states", 200_000, "exhaustive: most states")
 	cmd.Flags().DurationVar(&budget, "budget", 0, "exhaustive: stop (incomplete) after this long")
 	return cmd
-}
-
-func init() {
-	runVerdicts = results.RunVerdicts
 }

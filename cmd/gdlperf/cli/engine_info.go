@@ -14,6 +14,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/propnet"
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/harness"
 )
 
 // EngineInfoOptions are the options of gdlperf engine info.
@@ -136,6 +137,7 @@ func runNativeInfo(opts *EngineInfoOptions, e engines.Engine) error {
 		return withCode(ExitFailure, err)
 	}
 	defer os.RemoveAll(dir)
+	harness.MarkOwner(dir) // so that a later campaign removes it if this process is killed
 	result := filepath.Join(dir, "result.txt")
 	runErr := runNative(prog.Path, []string{"-rollouts", "1", file, result, "0"}, io.Discard, opts.IO.Err)
 	text, _ := os.ReadFile(result)

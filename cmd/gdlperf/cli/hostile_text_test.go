@@ -123,7 +123,7 @@ func TestGamesSyncLimitFlags(t *testing.T) {
 func TestEngineListEscapesEngineText(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "evil.sh")
-	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nprintf 'version = 2\\033[31m\\342\\200\\256\\nmillisecondsTaken = 20\\nnumStateChanges = 700\\nnumRollouts = 70\\n' > \"$2\"\n"), 0o755))
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep \"$3\"; printf 'version = 2\\033[31m\\342\\200\\256\\nmillisecondsTaken = %d\\nnumStateChanges = 700\\nnumRollouts = 70\\n' \"$(($3*1000))\" > \"$2\"\n"), 0o755))
 	manifest := filepath.Join(dir, "engines.toml")
 	require.NoError(t, os.WriteFile(manifest, []byte(`[[engines]]
 name = "evil"

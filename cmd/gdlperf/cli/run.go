@@ -46,6 +46,10 @@ type RunOptions struct {
 	SkipCompat     bool
 	RequireChecked bool
 	FailOnError    bool
+	Jobs           int
+	CPUs           string
+	RerunContended int
+	ContendedBelow float64
 }
 
 // NewCmdRun builds "gdlperf run", the main job.
@@ -75,7 +79,34 @@ side by side; another is refused with the pid of the one running.
 
 A run that fails (crash, time-out, error) is recorded and the campaign goes
 on; the summary says how many failed, and --fail-on-error makes that exit
-status 1.`,
+status 1.
+
+Every row records the CPU share of the run's timed part (the engine's CPU
+time over its wall time) and the load before and after. A run under
+--contended-below (0.9) of a CPU is contended: another process took part of
+its CPU, so its rate says more about the machine than about the engine;
+compare, ab and the report leave it out of verdicts and say so.
+--rerun-contended N runs such a run again at the end of the campaign, up to
+N times (its rows are all kept, marked).
+
+--jobs N runs N engine processes at once, each pinned to a CPU of its own
+(--cpus, default one logical CPU per physical core of those this process may
+use; --jobs 0 takes them all). The runs, their keys and seeds are the same
+as with --jobs 1 and start in the same order, each on whichever CPU is free,
+so every engine's runs spread over every CPU. Jobs share caches, memory
+bandwidth and the chip's power budget (turbo), so rates under --jobs are
+lower and noisier than alone; rows record the jobs and the CPU, and verdicts
+never mix rows of different jobs. Measure with --jobs 1 when the figures are
+the point, use --jobs for correctness sweeps and rough rankings.
+--memory-limit is per job.`,
+		Example: `  # every built-in engine on the built-in games, 2 s per run (no network)
+  gdlperf run --games builtin --seconds 2
+  # the panel as reported: 30 s runs, 3 interleaved repetitions
+  gdlperf run --games panel --reps 3
+  # a quick sweep of the cached base repository on two cores
+  gdlperf run --games base --seconds 2 --jobs 2
+  # fixed work: 1000 seeded rollouts per run
+  gdlperf run --games builtin --rollouts 1000 --engines prover,propnet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Shard == "" {
@@ -121,6 +152,10 @@ func addRunFlags(f *pflag.FlagSet, opts *RunOptions) {
 	f.IntVar(&opts.CPU, "cpu", -1, "pin engine processes to this CPU")
 	f.BoolVar(&opts.SkipCompat, "skip-compat-check", false, "use external engines without their 3 s compatibility check")
 	f.BoolVar(&opts.RequireChecked, "require-checked", false, "skip the runs of engine versions that gdlperf check did not find correct on the game")
+	f.IntVar(&opts.Jobs, "jobs", 1, "engine processes at once, each pinned to a CPU of its own from --cpus (0: one per physical core); 1 measures best (see the README)")
+	f.StringVar(&opts.CPUs, "cpus", "", "CPUs for --jobs, as 0-3,8 (default: those this process may use, one per physical core)")
+	f.IntVar(&opts.RerunContended, "rerun-contended", 0, "run a contended run (under --contended-below of a CPU) again at the end of the campaign, up to this many times (0: never, so that a campaign's length is known in advance)")
+	f.Float64Var(&opts.ContendedBelow, "contended-below", harness.DefaultContendedBelow, "CPU share of a run's timed part under which it is contended and left out of verdicts")
 	f.BoolVar(&opts.FailOnError, "fail-on-error", false, "exit with status 1 when a run failed (its row is not ok), for CI; without it such a campaign exits 0 and says how many failed")
 }
 
@@ -221,8 +256,8 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 	if opts.Seconds < 0 || opts.Rollouts < 0 || opts.Reps < 1 {
 		return nil, withCode(ExitUsage, errors.New("--seconds and --rollouts must not be negative, --reps at least 1"))
 	}
-	if opts.RequireChecked && runVerdicts == nil {
-		return nil, withCode(ExitUsage, errors.New("--require-checked: this gdlperf has no correctness verdicts (gdlperf check)"))
+	if opts.Jobs < 0 || opts.RerunContended < 0 || opts.ContendedBelow < 0 || opts.ContendedBelow > 1 {
+		return nil, withCode(ExitUsage, errors.New("--jobs and --rerun-contended must not be negative, --contended-below is a share from 0 to 1"))
 	}
 	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: opts.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed}}
 	if opts.Shard != "" {
@@ -265,9 +300,45 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 	return p, nil
 }
 
-// runVerdicts, when set (by gdlperf check), reads the correctness verdicts
-// stored under a results folder, for harness.Campaign.Verdict.
-var runVerdicts func(resultsDir string) (func(gameKey, engine, version string) (status, detail string), error)
+// doneRuns are the run keys a campaign skips: every key with a row (with
+// --retry-failed, a finished row), but those whose rows are all contended
+// while --rerun-contended allows another run. contended counts the
+// contended rows of each key, for harness.Campaign.ContendedBefore.
+func doneRuns(rows []results.Row, opts *RunOptions) (done map[string]bool, contended map[string]int) {
+	done = results.Done(rows, opts.RetryFailed)
+	contended = results.Contended(rows)
+	for k, n := range contended {
+		if n <= opts.RerunContended {
+			delete(done, k)
+		}
+	}
+	return done, contended
+}
+
+// jobCPUs are the CPUs of --jobs and --cpus, or nil for one job pinned by
+// --cpu (or not at all). More memory for the jobs than the machine has is
+// refused.
+func jobCPUs(opts *RunOptions, machineMiB int64) ([]int, error) {
+	if opts.Jobs == 1 && opts.CPUs == "" {
+		return nil, nil
+	}
+	var list []int
+	if opts.CPUs != "" {
+		l, err := harness.ParseCPUList(opts.CPUs)
+		if err != nil {
+			return nil, withCode(ExitUsage, fmt.Errorf("--cpus: %w", err))
+		}
+		list = l
+	}
+	cpus, err := harness.JobCPUs(opts.Jobs, list)
+	if err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	if total := int64(len(cpus)) * opts.MemoryLimit; opts.MemoryLimit > 0 && machineMiB > 0 && total > machineMiB {
+		return nil, withCode(ExitUsage, fmt.Errorf("--jobs %d with --memory-limit %d MiB each needs %d MiB, but the machine has %d MiB: lower one of them", len(cpus), opts.MemoryLimit, total, machineMiB))
+	}
+	return cpus, nil
+}
 
 // resultsFile is the file a campaign appends to in dir: one per host and
 // shard, so that the shards of an array job never share a file.
@@ -293,7 +364,7 @@ func runRun(opts *RunOptions) error {
 			if err != nil {
 				return withCode(ExitFailure, err)
 			}
-			done = results.Done(rows, opts.RetryFailed)
+			done, _ = doneRuns(rows, opts)
 		}
 		return printPlan(opts.IO.Out, p.Runs, done, o, p.Limit)
 	}
@@ -327,30 +398,43 @@ func runRun(opts *RunOptions) error {
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
+	cpus, err := jobCPUs(opts, fp.MemoryMiB)
+	if err != nil {
+		return err
+	}
+	if len(cpus) > 0 {
+		where := "the harness shares them"
+		if harness.PinSelf(cpus) {
+			where = "the harness keeps off them"
+		}
+		fmt.Fprintf(opts.IO.Err, "%d jobs at once, on CPUs %s (%s)\n", len(cpus), harness.FormatCPUList(cpus), where)
+	}
+	done, contended := doneRuns(rows, opts)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := &harness.Campaign{
-		Runs:           p.Runs,
-		Options:        o,
-		Child:          harness.ChildOptions{Limit: p.Limit, MemoryLimit: opts.MemoryLimit << 20, GOMAXPROCS: opts.GOMAXPROCS, CPU: opts.CPU},
-		Writer:         w,
-		Done:           results.Done(rows, opts.RetryFailed),
-		Fingerprint:    fp,
-		Progress:       opts.IO.Err,
-		Terminal:       isTTY(opts.IO.Err),
-		SkipCompat:     opts.SkipCompat,
-		RequireChecked: opts.RequireChecked,
-		Guard:          guard,
-		Measure:        harness.Measurement{GdlperfVersion: BuildVersion()},
+		Runs:            p.Runs,
+		Options:         o,
+		Child:           harness.ChildOptions{Limit: p.Limit, MemoryLimit: opts.MemoryLimit << 20, GOMAXPROCS: opts.GOMAXPROCS, CPU: opts.CPU},
+		Writer:          w,
+		Done:            done,
+		Fingerprint:     fp,
+		Progress:        opts.IO.Err,
+		Terminal:        isTTY(opts.IO.Err),
+		SkipCompat:      opts.SkipCompat,
+		RequireChecked:  opts.RequireChecked,
+		Guard:           guard,
+		Measure:         harness.Measurement{GdlperfVersion: BuildVersion(), ContendedBelow: opts.ContendedBelow},
+		CPUs:            cpus,
+		RerunContended:  opts.RerunContended,
+		ContendedBefore: contended,
 	}
 	rows = nil
-	if runVerdicts != nil {
-		v, err := runVerdicts(opts.ResultsDir)
-		if err != nil {
-			return withCode(ExitFailure, err)
-		}
-		c.Verdict = v
+	v, err := results.RunVerdicts(opts.ResultsDir)
+	if err != nil {
+		return withCode(ExitFailure, err)
 	}
+	c.Verdict = v
 	sum, err := c.Execute(ctx)
 	msg := fmt.Sprintf("%d runs planned, %d already done, %d run now, %d failed", sum.Planned, sum.Skipped, sum.Ran, sum.Failed)
 	if sum.Wrong > 0 {
@@ -361,6 +445,9 @@ func runRun(opts *RunOptions) error {
 	}
 	if sum.Refused > 0 {
 		msg += fmt.Sprintf(", %d not run: engine refused", sum.Refused)
+	}
+	if sum.Contended > 0 {
+		msg += fmt.Sprintf(", %d contended (under %.0f%% of a CPU: left out of verdicts; %d run again)", sum.Contended, 100*opts.ContendedBelow, sum.Rerun)
 	}
 	fmt.Fprintln(opts.IO.Err, msg)
 	if errors.Is(err, harness.ErrInterrupted) {

@@ -479,7 +479,7 @@ func TestRunRefusesASecondCampaign(t *testing.T) {
 func TestRunResultsFolderRemoved(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "res")
 	manifest := scriptManifest(t, "wiper", "1", `rm -rf `+dir+`
-printf 'version = 1\nmillisecondsTaken = 20\nnumStateChanges = 700\nnumRollouts = 70\n' > "$2"`)
+sleep "$3"; printf 'version = 1\nmillisecondsTaken = %d\nnumStateChanges = 700\nnumRollouts = 70\n' "$(($3*1000))" > "$2"`)
 	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe,builtin:racetotwentyone", "--engines", "wiper", "--manifest", manifest, "--seconds", "1", "--skip-compat-check", "--results", dir)
 	assert.Equal(t, ExitFailure, code)
 	assert.Contains(t, stderr, "the results file "+dir+"/")
@@ -514,7 +514,7 @@ func TestRunFailOnError(t *testing.T) {
 func TestRunRetryFailedKeepsTheVersion(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran-once")
 	manifest := scriptManifest(t, "flaky", "1.1", `if [ ! -e `+marker+` ]; then touch `+marker+`; exit 3; fi
-printf 'version = 1.1-SNAPSHOT\nmillisecondsTaken = 20\nnumStateChanges = 700\nnumRollouts = 70\n' > "$2"`)
+sleep "$3"; printf 'version = 1.1-SNAPSHOT\nmillisecondsTaken = %d\nnumStateChanges = 700\nnumRollouts = 70\n' "$(($3*1000))" > "$2"`)
 	dir := t.TempDir()
 	args := []string{"run", "--games", "builtin:tictactoe", "--engines", "flaky", "--manifest", manifest, "--seconds", "1", "--skip-compat-check", "--results", dir}
 	code, _, stderr := run(t, args...)
@@ -541,4 +541,91 @@ func TestRunCompatCheckHonoursTheLimit(t *testing.T) {
 	assert.Equal(t, ExitFailure, code)
 	assert.Contains(t, stderr, "refusing engine hang: the compatibility check")
 	assert.Contains(t, stderr, "killed after the time limit of 1s")
+}
+
+// --jobs 2 runs the same runs as --jobs 1, two at once, each pinned; a
+// --jobs that needs more CPUs or more memory than the machine has is refused
+// with the figures.
+func TestRunJobs(t *testing.T) {
+	one, two := t.TempDir(), t.TempDir()
+	args := []string{"run", "--games", "builtin:tictactoe,builtin:racetotwentyone", "--engines", "prover,tupleprover", "--seconds", "1"}
+	code, _, stderr := run(t, append(args, "--results", one)...)
+	require.Equal(t, 0, code, stderr)
+	cpus, err := harness.JobCPUs(2, nil)
+	if err != nil {
+		t.Skip("two jobs need two cores: ", err)
+	}
+	code, _, stderr = run(t, append(args, "--results", two, "--jobs", "2")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "2 jobs at once, on CPUs "+harness.FormatCPUList(cpus))
+	r1, _, err := results.LoadDir(one)
+	require.NoError(t, err)
+	r2, _, err := results.LoadDir(two)
+	require.NoError(t, err)
+	keys := func(rows []results.Row) []string {
+		var k []string
+		for _, r := range rows {
+			k = append(k, r.RunKey)
+		}
+		return k
+	}
+	assert.ElementsMatch(t, keys(r1), keys(r2))
+	onCPU := map[string]bool{}
+	for _, r := range r2 {
+		assert.Equal(t, 2, r.Jobs)
+		onCPU[r.CPU] = true
+	}
+	assert.NotContains(t, onCPU, "", "every run was pinned")
+	for _, r := range r1 {
+		assert.Equal(t, 1, r.Jobs)
+	}
+
+	code, _, stderr = run(t, append(args, "--results", t.TempDir(), "--jobs", "1000")...)
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "--jobs 1000 needs 1000 CPUs")
+	code, _, stderr = run(t, append(args, "--results", t.TempDir(), "--jobs", "2", "--memory-limit", "100000000")...)
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "but the machine has")
+}
+
+// A SIGKILLed campaign of two jobs loses no finished row and duplicates
+// none when it resumes.
+func TestRunJobsSurviveKill(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	if _, err := harness.JobCPUs(2, nil); err != nil {
+		t.Skip("two jobs need two cores: ", err)
+	}
+	args := []string{"run", "--games", "builtin", "--engines", "prover", "--seconds", "1", "--results", dir, "--jobs", "2"}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "GDLPERF_TEST_AS_MAIN=1")
+	require.NoError(t, cmd.Start())
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if rows, _, _ := results.LoadDir(dir); len(rows) >= 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	cmd.Wait()
+	before, _, err := results.LoadDir(dir)
+	require.NoError(t, err)
+	require.NotEmpty(t, before)
+	require.Less(t, len(before), 8, "the kill came before the end")
+
+	code, _, stderr := run(t, args...)
+	require.Equal(t, 0, code, stderr)
+	after, _, err := results.LoadDir(dir)
+	require.NoError(t, err)
+	keys := map[string]int{}
+	for _, r := range after {
+		keys[r.RunKey]++
+	}
+	assert.Len(t, after, 8)
+	assert.Len(t, keys, 8, "every run once")
+	for _, b := range before {
+		assert.Equal(t, 1, keys[b.RunKey])
+	}
 }

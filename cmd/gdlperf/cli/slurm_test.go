@@ -26,7 +26,7 @@ func fastManifest(t *testing.T) string {
 	require.NoError(t, os.WriteFile(script, []byte(`#!/bin/sh
 GAME_FILE="$1"; RESULT_FILE="$2"; SECS="$3"
 test -s "$GAME_FILE" || exit 9
-printf 'version = 0.1\nmillisecondsTaken = 20\nnumStateChanges = 700\nnumRollouts = 70\n' > "$RESULT_FILE"
+sleep "$3"; printf 'version = 0.1\nmillisecondsTaken = %d\nnumStateChanges = 700\nnumRollouts = 70\n' "$(($3*1000))" > "$RESULT_FILE"
 `), 0o755))
 	manifest := filepath.Join(dir, "engines.toml")
 	require.NoError(t, os.WriteFile(manifest, []byte(`[[engines]]
