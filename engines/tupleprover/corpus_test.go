@@ -53,7 +53,7 @@ func cutTo(ref, got *bytes.Buffer) {
 
 // TestCorpusTraces compares the tuple prover's traces with the prover's on
 // the valid mirrored rulesheets: every tenth one with one rollout by default,
-// all of them with GDLPERF_CORPUS=1 (go test -run TestCorpusTraces; set
+// every 25th in short mode (make test), all of them with GDLPERF_CORPUS=1 (go test -run TestCorpusTraces; set
 // GDLPERF_CORPUS_ROLLOUTS to change the rollouts, 2 by default). Each engine
 // has a budget of 30 s per game; where the prover runs out of it, the part
 // it played is compared. Zero mismatches is the bar; games the tuple prover
@@ -62,11 +62,14 @@ func cutTo(ref, got *bytes.Buffer) {
 func TestCorpusTraces(t *testing.T) {
 	games := enginetest.MirroredGames(t)
 	every, rollouts, budget := 10, 1, 30*time.Second
-	if os.Getenv("GDLPERF_CORPUS") != "" {
+	switch {
+	case os.Getenv("GDLPERF_CORPUS") != "":
 		every, rollouts = 1, 2
 		if n, err := strconv.Atoi(os.Getenv("GDLPERF_CORPUS_ROLLOUTS")); err == nil && n > 0 {
 			rollouts = n
 		}
+	case testing.Short():
+		every = 25
 	}
 	var valid, mismatches, refused, refLimited int
 	match := os.Getenv("GDLPERF_CORPUS_MATCH")
