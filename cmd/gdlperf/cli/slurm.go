@@ -133,6 +133,9 @@ func runSlurm(opts *SlurmOptions) error {
 		}
 	}
 	expected := time.Duration(largest)*(time.Duration(p.Options.Seconds)*time.Second+time.Second) + time.Duration(external*harness.CompatSeconds)*time.Second
+	if j := opts.Run.Jobs; j > 1 {
+		expected /= time.Duration(j) // --jobs runs j at once on each node
+	}
 	limit := opts.Time
 	if limit == "" && p.Options.Rollouts == 0 {
 		limit = slurmTime(2*expected + 10*time.Minute)
@@ -176,6 +179,14 @@ func slurmScript(opts *SlurmOptions, runs, games, engines, largest int, expected
 	fmt.Fprintf(&b, "#SBATCH --job-name=%s\n", opts.JobName)
 	fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", opts.Shards-1)
 	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n")
+	switch j := opts.Run.Jobs; {
+	case j == 0:
+		// --jobs 0: one job per physical core of the node, all of it.
+		fmt.Fprintf(&b, "#SBATCH --exclusive\n")
+	case j > 1:
+		// One CPU per job; SMT siblings are left idle by the harness.
+		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", j)
+	}
 	if !strings.ContainsAny(opts.Dir, " \t'\"\\") {
 		// The output file goes there too; the script changes into it anyway.
 		fmt.Fprintf(&b, "#SBATCH --chdir=%s\n", opts.Dir)

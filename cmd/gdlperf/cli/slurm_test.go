@@ -138,6 +138,15 @@ func TestSlurmScript(t *testing.T) {
 	assert.Contains(t, stderr, "nosuch")
 	code, _, _ = run(t, "slurm", "--engines", "prover")
 	assert.Equal(t, ExitUsage, code, "--shards is required")
+
+	// A node of the cluster runs --jobs engine processes: one CPU each.
+	code, stdout, _ = run(t, "slurm", "--shards", "2", "--engines", "prover", "--jobs", "4")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "#SBATCH --cpus-per-task=4\n")
+	assert.Contains(t, stdout, "--jobs=4")
+	code, stdout, _ = run(t, "slurm", "--shards", "2", "--engines", "prover", "--jobs", "0")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "#SBATCH --exclusive\n")
 }
 
 type runID struct {
