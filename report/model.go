@@ -142,6 +142,7 @@ type Machine struct {
 	Last       string // latest start time
 	Runs       int
 	Failed     int
+	Contended  int // ok runs left out as contended
 
 	Games    []string  // sorted
 	Versions []Version // by engine name, then oldest first
@@ -251,6 +252,7 @@ func Analyze(rows []results.Row) *Campaign {
 				}
 			}
 			cell.compute()
+			m.Contended += len(cell.Contended)
 		}
 		m.Hosts, m.CPUModels, m.Governors, m.Kernels, m.GoVersions = sortedKeys(sets[0]), sortedKeys(sets[1]), sortedKeys(sets[2]), sortedKeys(sets[3]), sortedKeys(sets[4])
 		m.Games = sortedKeys(games)

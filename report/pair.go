@@ -64,11 +64,11 @@ func (o Outcome) Describe(a, b string) string {
 	case WrongBoth:
 		return "both disagreed with the reference (correctness check mismatch)"
 	case ContendedA:
-		return fmt.Sprintf("every ok run of %s was contended (under %.1f of a CPU)", a, ContendedShare)
+		return fmt.Sprintf("every ok run of %s was contended (preempted: too little of a CPU)", a)
 	case ContendedB:
-		return fmt.Sprintf("every ok run of %s was contended (under %.1f of a CPU)", b, ContendedShare)
+		return fmt.Sprintf("every ok run of %s was contended (preempted: too little of a CPU)", b)
 	case ContendedBoth:
-		return fmt.Sprintf("every ok run of both was contended (under %.1f of a CPU)", ContendedShare)
+		return fmt.Sprintf("every ok run of both was contended (preempted: too little of a CPU)")
 	}
 	return "compared"
 }

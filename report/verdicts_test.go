@@ -129,7 +129,7 @@ func TestUnchangedEngineHalfContended(t *testing.T) {
 	assert.Equal(t, 3, d.Count(Inconclusive))
 	b.Reset()
 	require.NoError(t, d.WriteText(&b))
-	assert.Contains(t, b.String(), "inconclusive BASE/a/AAAAAA: every ok run of new was contended (under 0.9 of a CPU)")
+	assert.Contains(t, b.String(), "inconclusive BASE/a/AAAAAA: every ok run of new was contended (preempted: too little of a CPU)")
 }
 
 // The two campaigns of the issue: the old version measured, then the new
@@ -471,7 +471,7 @@ func TestAllContendedCellOnPages(t *testing.T) {
 	assert.Zero(t, cell.Failed())
 	p := ComparePair(c.Machines[0], Version{"other", "1"}, Version{"prover", "1"})
 	assert.Equal(t, ContendedA, p.Games[0].Outcome)
-	assert.Equal(t, "every ok run of other@1 was contended (under 0.9 of a CPU)", p.Summary.Excluded[0].Reason)
+	assert.Equal(t, "every ok run of other@1 was contended (preempted: too little of a CPU)", p.Summary.Excluded[0].Reason)
 
 	site, err := Render(rows, WithBaseline("prover"))
 	require.NoError(t, err)

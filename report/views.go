@@ -196,7 +196,7 @@ type machineView struct {
 	ID, Anchor, Setup                       string
 	Hosts, CPU, Governor, Kernel, GoVersion string
 	Dates                                   string
-	Runs, Failed, Engines, Games            int
+	Runs, Failed, Contended, Engines, Games int
 }
 
 func viewMachine(m *Machine) machineView {
@@ -216,7 +216,7 @@ func viewMachine(m *Machine) machineView {
 	return machineView{
 		ID: machineName(m.ID), Anchor: machineAnchor(m), Setup: m.Setup.String(),
 		Hosts: j(m.Hosts), CPU: j(m.CPUModels), Governor: j(m.Governors), Kernel: j(m.Kernels), GoVersion: j(m.GoVersions),
-		Dates: dates, Runs: m.Runs, Failed: m.Failed, Engines: len(m.Versions), Games: len(m.Games),
+		Dates: dates, Runs: m.Runs, Failed: m.Failed, Contended: m.Contended, Engines: len(m.Versions), Games: len(m.Games),
 	}
 }
 
