@@ -31,13 +31,20 @@ rollouts (N = --rollouts, 20 when not given) under an instruction counter,
 and the row records (I(2N) - I(N)) / N, which leaves the setup out. The
 counter is perf (Linux hardware counters, instructions:u) where the kernel
 exposes them, else Valgrind's Cachegrind (apt-get install valgrind; some 50
-times slower); --counter chooses one. Counts repeat to well under 1 %, so
-compare and ab --metric instructions can tell a 1 % change from one pair of
-runs. It suits engines whose work is the same in every process: native
-code, Go (run with GOGC=off, GOMAXPROCS=1 and no async preemption), not
-engines whose setup adapts to the time it takes or a JIT-compiled JVM (its
-compiler threads do a varying work); only fixed-work engines (--rollouts)
-can be counted.`
+times slower); --counter chooses one, and the row names it. Give N enough
+rollouts for 10^8 instructions (a row under 5*10^7 is flagged): a process's
+count varies by about 10^5 whatever its work.
+
+It suits engines that do the same work in every process: native code, Go
+(run with GOGC=off, GOMAXPROCS=1 and no asynchronous preemption; the
+prover's counts repeat to about 0.2 %, Go maps' random hash seeds being the
+rest), so compare and ab --metric instructions can tell a 1 % change from
+one pair of runs where time needs many. It does not suit engines whose setup
+adapts to the time it takes (tupleprover, compiled: their timed warm-ups
+choose a plan), whose structure depends on map order (propnet), or a
+JIT-compiled JVM (a trivial loop: 8 % apart with default flags, 1.5 % with
+-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC). Only
+fixed-work engines (--rollouts) can be counted.`
 
 // addMeasureFlags binds --measure and --counter.
 func addMeasureFlags(f *pflag.FlagSet, o *MeasureOptions) {
