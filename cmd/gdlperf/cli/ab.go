@@ -81,12 +81,12 @@ same seeded rollouts, --rollouts of them or as many as OLD does in
 Every game starts with one warm-up run of each side (the calibration run
 is OLD's), not counted. The figure of a run is its milliseconds per state
 change: with --metric time the wall time of the timed part, and runs that
-got less than 90% of a CPU (contended; --contended-below) are left out, counted and run again
-(up to --reruns times each, then the game is inconclusive: busy); with
---metric cpu the CPU time of the timed part, which waiting does not
-inflate, so contended runs are kept (and counted). The default, auto, is
-cpu when both engines report that time in their result files (gdlperf's
-own engines do: cpuMilliseconds), else time.
+got less than 90% of a CPU (contended, --contended-below) are left out,
+counted and run again (up to --reruns times each, then the game is
+inconclusive: busy); with --metric cpu the CPU time of the timed part,
+which waiting does not inflate, so contended runs are kept (and counted).
+The default, auto, is cpu when the engines report that time in their
+result files (gdlperf's own engines do: cpuMilliseconds), else time.
 
 The decision is a group-sequential test per game on the log ratios
 log(NEW/OLD) of the pairs: after every look of --reps-per-look pairs, up to

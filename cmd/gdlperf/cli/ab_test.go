@@ -356,3 +356,22 @@ func TestABRevisions(t *testing.T) {
 	assert.Contains(t, stderr, "using the build in")
 	assert.NotContains(t, stderr, "building gdlperf into")
 }
+
+// TestABTimeMode: an engine that does not take --rollouts is run for
+// --seconds, and its figure is per state change.
+func TestABTimeMode(t *testing.T) {
+	bin := buildWorkEngine(t)
+	manifest := workManifest(t, bin, "")
+	b, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(manifest, []byte(strings.ReplaceAll(string(b), "fixedWork = true", "fixedWork = false")), 0o644))
+	code, res, stderr := abJSON(t, "work@1.0", "work@1.3", "--manifest", manifest, "--games", "builtin:tictactoe",
+		"--seconds", "1", "--reps-per-look", "2", "--max-reps", "2", "--rollouts", "5")
+	assert.Contains(t, []int{ExitRegression, ExitInconclusive}, code, stderr)
+	assert.Contains(t, stderr, "does not take --rollouts")
+	assert.Equal(t, "time", res.Mode)
+	require.Len(t, res.Games, 1)
+	assert.Equal(t, 2, res.Games[0].Pairs)
+	assert.Zero(t, res.Games[0].Rollouts)
+	assert.Greater(t, res.Games[0].Ratio, 1.0, "30% more work per state change")
+}
