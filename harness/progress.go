@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,7 +35,7 @@ type progress struct {
 	start   time.Time
 	done    int
 	failed  int
-	current string
+	running []string // the runs in progress, in the order they started
 	bar     *progressbar.ProgressBar
 	stop    chan struct{}
 	stopped sync.WaitGroup
@@ -96,8 +97,12 @@ func (p *progress) describe() string {
 		s = "ETA ~" + p.eta().Round(time.Second).String()
 	}
 	s += fmt.Sprintf(", %d failed", p.failed)
-	if p.current != "" {
-		s += ": " + p.current
+	switch len(p.running) {
+	case 0:
+	case 1:
+		s += ": " + p.running[0]
+	default:
+		s += fmt.Sprintf(": %d running: %s", len(p.running), strings.Join(p.running, ", "))
 	}
 	width := 100
 	if f, ok := p.w.(*os.File); ok {
@@ -115,7 +120,7 @@ func (p *progress) starting(r Run) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.current = fmt.Sprintf("%s on %s (rep %d)", protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition)
+	p.running = append(p.running, runText(r))
 	p.bar.Describe(p.describe())
 }
 
@@ -131,6 +136,9 @@ func (p *progress) finished(r Run, row *results.Row) {
 		return
 	}
 	what := fmt.Sprintf("%.0f states/s", row.StatesPerSecond())
+	if row.Contended {
+		what += fmt.Sprintf(" (contended: %s of a CPU)", row.CPUShare)
+	}
 	if failed {
 		what = row.Status + ": " + protocol.Shorten(protocol.SafeText(strings.Join(strings.Fields(row.ErrorMessage), " ")), 123)
 	}
@@ -139,7 +147,7 @@ func (p *progress) finished(r Run, row *results.Row) {
 		io.WriteString(p.w, line)
 		return
 	}
-	p.current = ""
+	p.running = slices.DeleteFunc(p.running, func(s string) bool { return s == runText(r) })
 	if failed {
 		// A failure keeps a line of its own above the bar.
 		p.bar.Clear()
@@ -175,4 +183,9 @@ func (p *progress) close() {
 	defer p.mu.Unlock()
 	p.bar.Clear()
 	io.WriteString(p.w, "\r")
+}
+
+// runText names a run on the progress line.
+func runText(r Run) string {
+	return fmt.Sprintf("%s on %s (rep %d)", protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition)
 }

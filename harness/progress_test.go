@@ -66,9 +66,37 @@ func TestProgressDescribeCutsWholeRunes(t *testing.T) {
 	now := time.Unix(0, 0)
 	var out bytes.Buffer
 	p := newProgress(&out, false, 1, time.Second, func() time.Time { return now })
-	p.current = strings.Repeat("日", 40) + `\u202e`
+	p.running = []string{strings.Repeat("日", 40) + `\u202e`}
 	d := p.describe()
 	require.LessOrEqual(t, len(d), 48)
 	assert.True(t, utf8.ValidString(d), "%q", d)
 	assert.True(t, strings.HasSuffix(d, "..."), "%q", d)
+}
+
+// With two jobs the terminal line names both runs in progress; a finished
+// contended run says so.
+func TestProgressShowsEveryRunningJob(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Unix(0, 0)
+	p := newProgress(&buf, true, 3, time.Second, func() time.Time { return now })
+	defer p.close()
+	a := Run{Engine: &Engine{Name: "prover"}, Game: &Game{Key: "BASE/ticTacToe/JRFsaQ"}}
+	b := Run{Engine: &Engine{Name: "propnet"}, Game: &Game{Key: "BASE/hex/T1MK8g"}, Repetition: 1}
+	p.starting(a)
+	p.starting(b)
+	p.mu.Lock()
+	d := p.describe()
+	p.mu.Unlock()
+	assert.Contains(t, d, "2 running: prover on BASE/ticTacToe/JRFsaQ (rep 0), propnet on BASE/hex/T1MK8g (rep 1)")
+	p.finished(a, &results.Row{Status: results.StatusOK, MillisecondsTaken: 1000, StateChanges: 10, Contended: true, CPUShare: "0.640"})
+	p.mu.Lock()
+	d = p.describe()
+	p.mu.Unlock()
+	assert.Contains(t, d, ": propnet on BASE/hex/T1MK8g (rep 1)")
+	assert.NotContains(t, d, "prover on")
+
+	var plain bytes.Buffer
+	q := newProgress(&plain, false, 1, time.Second, time.Now)
+	q.finished(a, &results.Row{Status: results.StatusOK, MillisecondsTaken: 1000, StateChanges: 10, Contended: true, CPUShare: "0.640"})
+	assert.Contains(t, plain.String(), "10 states/s (contended: 0.640 of a CPU)")
 }
