@@ -117,8 +117,8 @@ func TestTransformsRewriteAsDocumented(t *testing.T) {
 			wantRule: 1,
 		},
 		{
-			name:  "optimise is deor, dedupe and reorder",
-			src:   kissmann + "(<= (goal ?x ?z) (distinct ?y b) (q ?y ?z) (or (p ?x ?y) (p ?x ?y)))\n",
+			name:     "optimise is deor, dedupe and reorder",
+			src:      kissmann + "(<= (goal ?x ?z) (distinct ?y b) (q ?y ?z) (or (p ?x ?y) (p ?x ?y)))\n",
 			chain:    "optimise",
 			want:     []string{"(<= (goal ?x ?z) (q ?y ?z) (distinct ?y b) (p ?x ?y))"},
 			wantRule: 0,
