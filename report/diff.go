@@ -684,19 +684,44 @@ func (d *Diff) WriteText(w io.Writer) error {
 				fmt.Fprintf(w, "left out %s: %s\n", plain(g.Game), strings.Join(parts, ", "))
 			}
 		}
-		for _, g := range t.Games {
-			if g.Verdict != Inconclusive {
-				continue
-			}
-			why := g.Needs("new", "old")
-			if why == "" {
-				why = g.Outcome.Describe("new", "old")
-			}
-			fmt.Fprintf(w, "inconclusive %s: %s\n", plain(g.Game), why)
-		}
+		writeInconclusive(w, t.Games)
 		fmt.Fprintln(w, t.summaryLine(d.Noise))
 	}
 	return nil
+}
+
+// writeInconclusive says why each inconclusive game is, one line a game,
+// or one line for the games that share a reason when more than 3 do.
+func writeInconclusive(w io.Writer, games []DiffGame) {
+	var reasons []string
+	byReason := map[string][]string{}
+	for _, g := range games {
+		if g.Verdict != Inconclusive {
+			continue
+		}
+		why := g.Needs("new", "old")
+		if why == "" {
+			why = g.Outcome.Describe("new", "old")
+		}
+		if _, ok := byReason[why]; !ok {
+			reasons = append(reasons, why)
+		}
+		byReason[why] = append(byReason[why], plain(g.Game))
+	}
+	for _, why := range reasons {
+		gs := byReason[why]
+		if len(gs) <= 3 {
+			for _, g := range gs {
+				fmt.Fprintf(w, "inconclusive %s: %s\n", g, why)
+			}
+			continue
+		}
+		names := strings.Join(gs[:5], ", ")
+		if len(gs) > 5 {
+			names += fmt.Sprintf(" and %d more", len(gs)-5)
+		}
+		fmt.Fprintf(w, "inconclusive, %d games (%s): %s\n", len(gs), names, why)
+	}
 }
 
 // formatP is a game's adjusted p-value, or — without a test.

@@ -503,3 +503,21 @@ func TestOverallVerdictOnTheGeometricMean(t *testing.T) {
 	require.NoError(t, d.WriteText(&b))
 	assert.Regexp(t, `new/old geomean 0\.95\d\d \[0\.9\d+, 0\.9\d+\] \(slower\)`, b.String())
 }
+
+// Many games inconclusive for one reason take one line.
+func TestInconclusiveGamesGrouped(t *testing.T) {
+	var old, new []results.Row
+	for i := range 7 {
+		g := fmt.Sprintf("BASE/g%02d/AAAAAA", i)
+		old = append(old, runs{"e", "1", g, 1, 2 * i, jitter(1000, 1)}.rows()...)
+		new = append(new, runs{"e", "2", g, 1, 2*i + 1, jitter(1000, 1)}.rows()...)
+	}
+	old = append(old, runs{"e", "1", "BASE/z/AAAAAA", 1, 20, jitter(1000, 2)}.rows()...)
+	new = append(new, runs{"e", "2", "BASE/z/AAAAAA", 1, 21, jitter(1000, 2)}.rows()...)
+	d, err := CompareSides(Side{Label: "OLD", Rows: old}, Side{Label: "NEW", Rows: new}, DiffOptions{Noise: 0.02})
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, d.WriteText(&b))
+	assert.Contains(t, b.String(), "\ninconclusive, 7 games (BASE/g00/AAAAAA, BASE/g01/AAAAAA, BASE/g02/AAAAAA, BASE/g03/AAAAAA, BASE/g04/AAAAAA and 2 more): needs at least 6 ok runs per side (p-values adjusted over 8 games); has 1 (new) and 1 (old)\n")
+	assert.Contains(t, b.String(), "\ninconclusive BASE/z/AAAAAA: needs at least 6 ok runs per side (p-values adjusted over 8 games); has 2 (new) and 2 (old)\n")
+}
