@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/results"
 )
 
 // buildWorkEngine builds harness/testdata/workengine, the engine of known
@@ -374,4 +375,36 @@ func TestABTimeMode(t *testing.T) {
 	assert.Equal(t, 2, res.Games[0].Pairs)
 	assert.Zero(t, res.Games[0].Rollouts)
 	assert.Greater(t, res.Games[0].Ratio, 1.0, "30% more work per state change")
+}
+
+// TestABSave: --save appends every run's row, warm-ups and contended
+// reruns included, each side under its own version.
+func TestABSave(t *testing.T) {
+	bin := buildWorkEngine(t)
+	counter := filepath.Join(t.TempDir(), "runs")
+	manifest := workManifest(t, bin, fmt.Sprintf(", CONTEND_RUNS = \"3\", CONTEND_FILE = %q", counter))
+	file := filepath.Join(t.TempDir(), "ab.csv")
+	_, res, stderr := abJSON(t, "work@1.0", "work@1.3", "--manifest", manifest, "--games", "builtin:tictactoe", "--rollouts", "40",
+		"--reps-per-look", "2", "--max-reps", "2", "--metric", "time", "--contended-below", "0.05", "--save", file)
+	require.Len(t, res.Games, 1)
+	require.Equal(t, 2, res.Games[0].Pairs, stderr)
+	rows, err := results.Load(file)
+	require.NoError(t, err)
+	// 2 warm-ups, 2 pairs, and the contended reruns.
+	assert.Len(t, rows, 2+4+res.Games[0].Contended)
+	versions := map[string]int{}
+	contended := 0
+	for _, r := range rows {
+		versions[r.Engine+"@"+r.EngineVersion]++
+		if r.Contended {
+			contended++
+		}
+	}
+	assert.Equal(t, len(rows), versions["work@1.0"]+versions["work@1.3"], "each row is of one side's version: %v", versions)
+	assert.GreaterOrEqual(t, versions["work@1.0"], 3)
+	assert.GreaterOrEqual(t, versions["work@1.3"], 3)
+	// The first 3 runs report contention: the 2 warm-ups (not rerun) and
+	// one run of the first pair (rerun).
+	assert.Equal(t, 1, res.Games[0].Contended)
+	assert.Equal(t, 3, contended)
 }
