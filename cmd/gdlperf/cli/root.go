@@ -98,6 +98,7 @@ func NewRootCmd(streams *IO) *cobra.Command {
 		NewCmdSlurm(streams, nil),
 		NewCmdResults(streams),
 		NewCmdValidate(streams, nil),
+		NewCmdTransform(streams, nil),
 		engineCmd,
 		NewCmdGames(streams),
 		NewCmdReport(streams, nil),
