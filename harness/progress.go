@@ -35,7 +35,7 @@ type progress struct {
 	start   time.Time
 	done    int
 	failed  int
-	running []string // the runs in progress, in the order they started
+	running []Run // the runs in progress, in the order they started
 	bar     *progressbar.ProgressBar
 	stop    chan struct{}
 	stopped sync.WaitGroup
@@ -97,12 +97,8 @@ func (p *progress) describe() string {
 		s = "ETA ~" + p.eta().Round(time.Second).String()
 	}
 	s += fmt.Sprintf(", %d failed", p.failed)
-	switch len(p.running) {
-	case 0:
-	case 1:
-		s += ": " + p.running[0]
-	default:
-		s += fmt.Sprintf(": %d running: %s", len(p.running), strings.Join(p.running, ", "))
+	if r := p.runningText(); r != "" {
+		s += ": " + r
 	}
 	width := 100
 	if f, ok := p.w.(*os.File); ok {
@@ -120,7 +116,7 @@ func (p *progress) starting(r Run) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.running = append(p.running, runText(r))
+	p.running = append(p.running, r)
 	p.bar.Describe(p.describe())
 }
 
@@ -147,7 +143,7 @@ func (p *progress) finished(r Run, row *results.Row) {
 		io.WriteString(p.w, line)
 		return
 	}
-	p.running = slices.DeleteFunc(p.running, func(s string) bool { return s == runText(r) })
+	p.running = slices.DeleteFunc(p.running, func(x Run) bool { return x.Key == r.Key && x.Engine == r.Engine && x.Game == r.Game })
 	if failed {
 		// A failure keeps a line of its own above the bar.
 		p.bar.Clear()
@@ -188,4 +184,29 @@ func (p *progress) close() {
 // runText names a run on the progress line.
 func runText(r Run) string {
 	return fmt.Sprintf("%s on %s (rep %d)", protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition)
+}
+
+// gameName is the name part of a game key: ticTacToe of BASE/ticTacToe/JRFsaQ.
+func gameName(key string) string {
+	if parts := strings.Split(key, "/"); len(parts) == 3 {
+		return parts[1]
+	}
+	return key
+}
+
+// runningText names the runs in progress: one in full, several by their
+// engines' and games' short names, so that every job fits on the line.
+// Call with mu held.
+func (p *progress) runningText() string {
+	switch len(p.running) {
+	case 0:
+		return ""
+	case 1:
+		return runText(p.running[0])
+	}
+	names := make([]string, len(p.running))
+	for i, r := range p.running {
+		names[i] = protocol.SafeText(r.Engine.Name) + " " + protocol.SafeText(gameName(r.Game.Key))
+	}
+	return fmt.Sprintf("%d running: %s", len(p.running), strings.Join(names, ", "))
 }

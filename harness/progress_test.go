@@ -66,7 +66,7 @@ func TestProgressDescribeCutsWholeRunes(t *testing.T) {
 	now := time.Unix(0, 0)
 	var out bytes.Buffer
 	p := newProgress(&out, false, 1, time.Second, func() time.Time { return now })
-	p.running = []string{strings.Repeat("日", 40) + `\u202e`}
+	p.running = []Run{{Engine: &Engine{Name: strings.Repeat("日", 40) + "\u202e"}, Game: &Game{Key: "G"}}}
 	d := p.describe()
 	require.LessOrEqual(t, len(d), 48)
 	assert.True(t, utf8.ValidString(d), "%q", d)
@@ -86,8 +86,10 @@ func TestProgressShowsEveryRunningJob(t *testing.T) {
 	p.starting(b)
 	p.mu.Lock()
 	d := p.describe()
+	all := p.runningText()
 	p.mu.Unlock()
-	assert.Contains(t, d, ": 2 running: prover on BASE/tic", "cut to the width of the line")
+	assert.Equal(t, "2 running: prover ticTacToe, propnet hex", all)
+	assert.Contains(t, d, ": 2 running: prover")
 	p.finished(a, &results.Row{Status: results.StatusOK, MillisecondsTaken: 1000, StateChanges: 10, Contended: true, CPUShare: "0.640"})
 	p.mu.Lock()
 	d = p.describe()
