@@ -16,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -345,11 +345,11 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		out.Status, out.Error = statusFor(exit), "reading the result file: "+rerr.Error()
 		return
 	}
-	res, garbage := rollout.ParseResult(string(raw))
-	if v, ok := res.Get("version"); ok {
+	res, garbage := protocol.Parse(string(raw))
+	if v, ok := res.Get(protocol.KeyVersion); ok {
 		out.Version = oneLine(v, maxVersionBytes)
 	}
-	if msg, ok := res.Get("errorMessage"); ok {
+	if msg, ok := res.Get(protocol.KeyErrorMessage); ok {
 		out.Status, out.Error = results.StatusError, oneLine(msg, maxMessageBytes)
 		return
 	}
@@ -368,10 +368,10 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 	if d := duplicateKeys(string(raw)); len(d) > 0 {
 		bad = append(bad, fmt.Sprintf("duplicate key(s) %s", oneLine(strings.Join(d, ", "), 200)))
 	}
-	num := func(key string) int64 {
+	num := func(key protocol.Key) int64 {
 		v, ok := res.Get(key)
 		if !ok {
-			bad = append(bad, key+" is missing")
+			bad = append(bad, string(key)+" is missing")
 			return 0
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -380,10 +380,10 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		}
 		return n
 	}
-	out.Millis = num("millisecondsTaken")
-	out.StateChanges = num("numStateChanges")
-	out.Rollouts = num("numRollouts")
-	opt := func(key string) int64 {
+	out.Millis = num(protocol.KeyMillisecondsTaken)
+	out.StateChanges = num(protocol.KeyNumStateChanges)
+	out.Rollouts = num(protocol.KeyNumRollouts)
+	opt := func(key protocol.Key) int64 {
 		if v, ok := res.Get(key); ok {
 			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
 				return n
@@ -391,11 +391,11 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		}
 		return -1
 	}
-	out.InitMillis = opt("initMilliseconds")
+	out.InitMillis = opt(protocol.KeyInitMilliseconds)
 	// Both are lower bounds of the truth: the engine's own VmHWM is exact
 	// for its process, the harness's polls see all of them.
-	out.PeakRSSKiB = max(out.PeakRSSKiB, opt("peakRSSKiB"))
-	out.GOMAXPROCS = int(min(max(opt("gomaxprocs"), 0), 1<<20))
+	out.PeakRSSKiB = max(out.PeakRSSKiB, opt(protocol.KeyPeakRSSKiB))
+	out.GOMAXPROCS = int(min(max(opt(protocol.KeyGOMAXPROCS), 0), 1<<20))
 	if len(bad) == 0 {
 		// 10^10 state changes per second is beyond any machine.
 		if out.Millis > 0 && out.StateChanges/out.Millis > 10_000_000 {
@@ -405,7 +405,7 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 			bad = append(bad, fmt.Sprintf("%d rollouts but only %d state changes", out.Rollouts, out.StateChanges))
 		}
 		if out.Millis > out.Wall.Milliseconds()+1000 {
-			bad = append(bad, fmt.Sprintf("millisecondsTaken = %d, but the process ran %d ms", out.Millis, out.Wall.Milliseconds()))
+			bad = append(bad, fmt.Sprintf("%s = %d, but the process ran %d ms", protocol.KeyMillisecondsTaken, out.Millis, out.Wall.Milliseconds()))
 		}
 	}
 	if len(garbage) > 0 {
@@ -459,9 +459,9 @@ func implausible(out *Outcome, o ChildOptions) []string {
 	ms := out.Millis
 	if t := int64(o.TargetSeconds) * 1000; t > 0 {
 		if ms == 0 {
-			why = append(why, fmt.Sprintf("millisecondsTaken = 0 for a %d s run", o.TargetSeconds))
+			why = append(why, fmt.Sprintf("%s = 0 for a %d s run", protocol.KeyMillisecondsTaken, o.TargetSeconds))
 		} else if ms < t/2 {
-			why = append(why, fmt.Sprintf("millisecondsTaken = %d for a %d s run, whose rollouts run for the %d s", ms, o.TargetSeconds, o.TargetSeconds))
+			why = append(why, fmt.Sprintf("%s = %d for a %d s run, whose rollouts run for the %d s", protocol.KeyMillisecondsTaken, ms, o.TargetSeconds, o.TargetSeconds))
 		}
 	}
 	cpu := out.UserCPU + out.SystemCPU
@@ -475,10 +475,10 @@ func implausible(out *Outcome, o ChildOptions) []string {
 			cpus = 1
 		}
 		if cpu > 2*cpus*timed+cpuGrace {
-			why = append(why, fmt.Sprintf("the processes used %d ms of CPU time, but millisecondsTaken = %d and initMilliseconds = %d", cpu.Milliseconds(), ms, out.InitMillis))
+			why = append(why, fmt.Sprintf("the processes used %d ms of CPU time, but %s = %d and %s = %d", cpu.Milliseconds(), protocol.KeyMillisecondsTaken, ms, protocol.KeyInitMilliseconds, out.InitMillis))
 		}
 		if out.Wall > 2*timed+wallGrace {
-			why = append(why, fmt.Sprintf("the process ran %d ms, but millisecondsTaken = %d and initMilliseconds = %d", out.Wall.Milliseconds(), ms, out.InitMillis))
+			why = append(why, fmt.Sprintf("the process ran %d ms, but %s = %d and %s = %d", out.Wall.Milliseconds(), protocol.KeyMillisecondsTaken, ms, protocol.KeyInitMilliseconds, out.InitMillis))
 		}
 	}
 	return why

@@ -72,18 +72,6 @@ func TestTraceReportsGameError(t *testing.T) {
 	assert.Contains(t, last[len(last)-1], `"error":"no-legal-move: role r has no legal move in the state {t}"`)
 }
 
-// The deprecated string-keyed wrapper reads what protocol writes.
-func TestParseResultWrapper(t *testing.T) {
-	r := protocol.NewResult("1")
-	r.SetInt(protocol.KeyNumRollouts, 3)
-	back, garbage := rollout.ParseResult(r.String() + "garbage line\n")
-	assert.Equal(t, []string{"garbage line"}, garbage)
-	v, ok := back.Get("numRollouts")
-	assert.True(t, ok)
-	assert.Equal(t, "3", v)
-	assert.Equal(t, []protocol.Key{protocol.KeyVersion, protocol.KeyNumRollouts}, back.Keys())
-}
-
 // designed and tuned machines add their design and knobs to the result.
 type designed struct {
 	*prover.Machine

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -21,11 +21,11 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-func readResult(t *testing.T, path string) *rollout.Result {
+func readResult(t *testing.T, path string) *protocol.Result {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	r, garbage := rollout.ParseResult(string(b))
+	r, garbage := protocol.Parse(string(b))
 	require.Empty(t, garbage)
 	return r
 }
@@ -35,7 +35,7 @@ func TestEngineRunWritesGdlPerfResult(t *testing.T) {
 	code, _, stderr := run(t, "engine", "run", "prover", "builtin:tictactoe", out, "1")
 	require.Equal(t, 0, code, stderr)
 	r := readResult(t, out)
-	for _, k := range []string{"version", "millisecondsTaken", "numStateChanges", "numRollouts", "initMilliseconds", "peakRSSKiB", "gomaxprocs", "seed"} {
+	for _, k := range []protocol.Key{"version", "millisecondsTaken", "numStateChanges", "numRollouts", "initMilliseconds", "peakRSSKiB", "gomaxprocs", "seed"} {
 		v, ok := r.Get(k)
 		require.True(t, ok, "missing key %s", k)
 		if k != "version" {
