@@ -521,3 +521,31 @@ func TestInconclusiveGamesGrouped(t *testing.T) {
 	assert.Contains(t, b.String(), "\ninconclusive, 7 games (BASE/g00/AAAAAA, BASE/g01/AAAAAA, BASE/g02/AAAAAA, BASE/g03/AAAAAA, BASE/g04/AAAAAA and 2 more): needs at least 6 ok runs per side (p-values adjusted over 8 games); has 1 (new) and 1 (old)\n")
 	assert.Contains(t, b.String(), "\ninconclusive BASE/z/AAAAAA: needs at least 6 ok runs per side (p-values adjusted over 8 games); has 2 (new) and 2 (old)\n")
 }
+
+// In the matrix, an engine 7% behind the fastest with runs that cannot
+// tell them apart takes the fastest's shade; with runs too few to test, the
+// point estimate shades it.
+func TestMatrixShadeFollowsSignificance(t *testing.T) {
+	game := "BASE/a/AAAAAA"
+	tests := []struct {
+		name      string
+		fast      []float64
+		slow      []float64
+		wantClass string
+		wantTitle string
+	}{
+		{"overlapping runs", []float64{1000, 900, 1100, 950, 1050, 1000, 980}, []float64{930, 1040, 860, 990, 900, 930, 950}, "q0", "not significantly slower (p "},
+		{"clearly slower", jitter(1000, 7), jitter(930, 7), "q1", "93% of the fastest"},
+		{"one run each", []float64{1000}, []float64{930}, "q1", "93% of the fastest"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := concat(runs{"fast", "1", game, 1, 0, tt.fast}.rows(), runs{"slow", "1", game, 1, 10, tt.slow}.rows())
+			c := Analyze(rows)
+			m := c.Machines[0]
+			cell := matrixCellOf(m.Cell(game, Version{"slow", "1"}), measuredCells(m, game)[0])
+			assert.Equal(t, tt.wantClass, cell.Class)
+			assert.Contains(t, cell.Title, tt.wantTitle)
+		})
+	}
+}

@@ -341,7 +341,7 @@ var buckets = []struct {
 	min  float64
 	text string
 }{
-	{0.95, "fastest (≥ 95%)"}, {0.5, "≥ 1/2"}, {0.25, "≥ 1/4"}, {0.1, "≥ 1/10"},
+	{0.95, "fastest (≥ 95%, or not significantly slower)"}, {0.5, "≥ 1/2"}, {0.25, "≥ 1/4"}, {0.1, "≥ 1/10"},
 	{1.0 / 30, "≥ 1/30"}, {0.01, "≥ 1/100"}, {0.001, "≥ 1/1000"}, {0, "< 1/1000"},
 }
 
@@ -385,9 +385,9 @@ func (b *builder) indexPage() (Page, error) {
 		}
 		for _, g := range m.Games {
 			row := matrixRow{Game: gameLink(g)}
-			best := 0.0
+			var best *Cell
 			for _, c := range measuredCells(m, g)[:min(1, b.counts[m][g])] {
-				best = c.Rate.Center
+				best = c
 			}
 			for _, ver := range m.Versions {
 				row.Cells = append(row.Cells, b.matrixCell(m.Cell(g, ver), g, ver, best))
@@ -403,9 +403,9 @@ func (b *builder) indexPage() (Page, error) {
 }
 
 // matrixCell is the cell of ver on game g in the index matrix, coloured by
-// its speed relative to best (the fastest valid speed) and marked with its
-// correctness verdict.
-func (b *builder) matrixCell(c *Cell, g string, ver Version, best float64) matrixCell {
+// its speed relative to best (the fastest valid cell, nil when none) and
+// marked with its correctness verdict.
+func (b *builder) matrixCell(c *Cell, g string, ver Version, best *Cell) matrixCell {
 	cell := matrixCellOf(c, best)
 	mark, title := b.cellMark(c, g, ver)
 	cell.Mark = mark
@@ -421,7 +421,16 @@ func (b *builder) matrixCell(c *Cell, g string, ver Version, best float64) matri
 	return cell
 }
 
-func matrixCellOf(c *Cell, best float64) matrixCell {
+// matrixCellOf shades a cell by its median relative to the fastest's: the
+// top shade when it is 95% of it or more, or when the U test of the two
+// (with runs enough for one) finds no significant difference, so that a
+// shade below the top one never marks a difference the runs cannot show
+// (with too few runs to test, the point estimate decides).
+func matrixCellOf(c *Cell, bestCell *Cell) matrixCell {
+	best := 0.0
+	if bestCell != nil {
+		best = bestCell.Rate.Center
+	}
 	if c == nil {
 		return matrixCell{Class: "none", Text: "·", Title: "not run"}
 	}
@@ -445,6 +454,10 @@ func matrixCellOf(c *Cell, best float64) matrixCell {
 		rel := c.Rate.Center / best
 		cell.Class = bucketClass(rel)
 		cell.Title = fmt.Sprintf("%s: %s states/s, %s of the fastest", who, FormatRate(c.Rate.Center), FormatPercent(rel))
+		if g := compareCells(c.Game, c, bestCell); c != bestCell && rel < buckets[0].min && g.Testable && !(g.Hi < 1 && g.P < g.Cmp.Alpha) {
+			cell.Class = bucketClass(1)
+			cell.Title += fmt.Sprintf(", not significantly slower (p %s)", FormatP(g.Cmp))
+		}
 	default:
 		cell.Class = "zero"
 		cell.Title = who + ": 0 states/s"
