@@ -348,49 +348,9 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 			if !mp.old.Has(ep.old) && !mp.new.Has(ep.new) {
 				continue
 			}
-			t := &DiffTable{OldMachine: mp.old.ID, NewMachine: mp.new.ID, Setup: mp.old.Setup, Old: ep.old, New: ep.new, Factor: factor, counts: map[Verdict]int{}}
+			t := diffTable(mp, ep.old, ep.new, factor, o.Noise)
 			if note != "" {
 				t.Calibration = fmt.Sprintf("machine factor %s from %s: %s's rates are divided by it", FormatRatio(factor), note, new.Label)
-			}
-			games := map[string]bool{}
-			for _, g := range mp.old.Games {
-				if mp.old.Cell(g, ep.old) != nil {
-					games[g] = true
-				}
-			}
-			for _, g := range mp.new.Games {
-				if mp.new.Cell(g, ep.new) != nil {
-					games[g] = true
-				}
-			}
-			var pgs []PairGame
-			for _, g := range sortedKeys(games) {
-				pgs = append(pgs, compareCells(g, scaled(mp.new.Cell(g, ep.new), factor), mp.old.Cell(g, ep.old)))
-			}
-			adjust(pgs)
-			for _, pg := range pgs {
-				v := verdict(&pg, o.Noise)
-				t.counts[v]++
-				t.Games = append(t.Games, DiffGame{PairGame: pg, Verdict: v})
-				for _, c := range []*Cell{pg.A, pg.B} {
-					if c == nil {
-						continue
-					}
-					for _, r := range c.Runs {
-						t.CPU = t.CPU || r.TimedCPUMs > 0
-					}
-				}
-			}
-			t.Summary = Summarize(pgs, "new", "old")
-			t.Overall = Same
-			switch t.Summary.OverallBeyond(o.Noise) {
-			case 1:
-				t.Overall = Faster
-			case -1:
-				t.Overall = Slower
-			}
-			if t.Summary.Compared < 2 {
-				t.Overall = Inconclusive
 			}
 			d.Tables = append(d.Tables, t)
 		}
@@ -402,6 +362,53 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 }
 
 type machinePair struct{ old, new *Machine }
+
+// diffTable compares old on mp.old with new on mp.new, game by game, NEW's
+// rates divided by factor.
+func diffTable(mp machinePair, old, new Version, factor, noise float64) *DiffTable {
+	t := &DiffTable{OldMachine: mp.old.ID, NewMachine: mp.new.ID, Setup: mp.old.Setup, Old: old, New: new, Factor: factor, counts: map[Verdict]int{}}
+	games := map[string]bool{}
+	for _, g := range mp.old.Games {
+		if mp.old.Cell(g, old) != nil {
+			games[g] = true
+		}
+	}
+	for _, g := range mp.new.Games {
+		if mp.new.Cell(g, new) != nil {
+			games[g] = true
+		}
+	}
+	var pgs []PairGame
+	for _, g := range sortedKeys(games) {
+		pgs = append(pgs, compareCells(g, scaled(mp.new.Cell(g, new), factor), mp.old.Cell(g, old)))
+	}
+	adjust(pgs)
+	for _, pg := range pgs {
+		v := verdict(&pg, noise)
+		t.counts[v]++
+		t.Games = append(t.Games, DiffGame{PairGame: pg, Verdict: v})
+		for _, c := range []*Cell{pg.A, pg.B} {
+			if c == nil {
+				continue
+			}
+			for _, r := range c.Runs {
+				t.CPU = t.CPU || r.TimedCPUMs > 0
+			}
+		}
+	}
+	t.Summary = Summarize(pgs, "new", "old")
+	switch {
+	case t.Summary.Compared < 2:
+		t.Overall = Inconclusive
+	case t.Summary.OverallBeyond(noise) > 0:
+		t.Overall = Faster
+	case t.Summary.OverallBeyond(noise) < 0:
+		t.Overall = Slower
+	default:
+		t.Overall = Same
+	}
+	return t
+}
 
 // pairMachines pairs the machines (fingerprint and setup) of the sides.
 func pairMachines(d *Diff, co, cn *Campaign, oldLabel, newLabel string, cross bool) ([]machinePair, error) {
