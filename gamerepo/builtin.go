@@ -1,47 +1,26 @@
 package gamerepo
 
 import (
-	"embed"
-	"io/fs"
-	"path"
-	"sort"
-	"strings"
 	"sync"
+
+	"github.com/gdlperf/gdlperf/engines/builtingames"
 )
 
-// builtinFS holds the games shipped in the binary, written for gdlperf.
-//
-//go:embed builtin/*.kif
-var builtinFS embed.FS
-
-// BuiltinGame is a game shipped in the binary.
+// BuiltinGame is a game shipped in the binary (package builtingames holds
+// the rules) with its game key.
 type BuiltinGame struct {
 	Name  string // the file name without .kif, e.g. "tictactoe"
-	File  string // the embedded path, e.g. "builtin/tictactoe.kif"
+	File  string // a name for messages, e.g. "builtin/tictactoe.kif"
 	Rules []byte // the rulesheet; callers must not modify it
 	Key   string // BUILTIN/<name>/<hash>
 }
 
 var builtins = sync.OnceValue(func() []BuiltinGame {
-	files, err := fs.Glob(builtinFS, "builtin/*.kif")
-	if err != nil {
-		panic("gamerepo: reading the built-in games: " + err.Error())
+	all := builtingames.All()
+	games := make([]BuiltinGame, len(all))
+	for i, g := range all {
+		games[i] = BuiltinGame{Name: g.Name, File: g.File, Rules: g.Rules, Key: GameKey(RepoBuiltin, g.Name, g.Rules)}
 	}
-	games := make([]BuiltinGame, 0, len(files))
-	for _, file := range files {
-		rules, err := builtinFS.ReadFile(file)
-		if err != nil {
-			panic("gamerepo: reading the built-in games: " + err.Error())
-		}
-		name := strings.TrimSuffix(path.Base(file), ".kif")
-		games = append(games, BuiltinGame{
-			Name:  name,
-			File:  file,
-			Rules: rules,
-			Key:   GameKey(RepoBuiltin, name, rules),
-		})
-	}
-	sort.Slice(games, func(i, j int) bool { return games[i].Name < games[j].Name })
 	return games
 })
 

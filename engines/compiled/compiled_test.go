@@ -12,12 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/builtingames"
 	"github.com/gdlperf/gdlperf/engines/compiled"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/prover"
 	"github.com/gdlperf/gdlperf/engines/rollout"
-	"github.com/gdlperf/gdlperf/gamerepo"
 )
 
 // TestMain shares one temporary cache folder between the tests, so each
@@ -56,7 +56,7 @@ type testGame struct {
 }
 
 func builtin(t testing.TB, name string) testGame {
-	b, ok := gamerepo.Builtin(name)
+	b, ok := builtingames.Get(name)
 	if !ok {
 		t.Fatalf("no built-in game %s", name)
 	}

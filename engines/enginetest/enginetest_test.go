@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/builtingames"
 	"github.com/gdlperf/gdlperf/engines/gdl"
-	"github.com/gdlperf/gdlperf/gamerepo"
 )
 
 // TestProverConformance runs the suite on the reference against itself (in
@@ -31,7 +31,7 @@ func TestShortSuiteGamesAreSuiteGames(t *testing.T) {
 
 func builtin(t *testing.T, name string) *gdl.Game {
 	t.Helper()
-	b, ok := gamerepo.Builtin(name)
+	b, ok := builtingames.Get(name)
 	require.True(t, ok)
 	g, err := gdl.Load(b.File, b.Rules)
 	require.NoError(t, err)
@@ -158,7 +158,7 @@ func TestCompareTracesReportsWhatDiffers(t *testing.T) {
 }
 
 func TestProverAgreesWithItselfRenamed(t *testing.T) {
-	for _, b := range gamerepo.Builtins() {
+	for _, b := range builtingames.All() {
 		t.Run(b.Name, func(t *testing.T) {
 			g, err := gdl.Load(b.File, b.Rules)
 			require.NoError(t, err)

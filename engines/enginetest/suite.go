@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/builtingames"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/prover"
 	"github.com/gdlperf/gdlperf/engines/rollout"
-	"github.com/gdlperf/gdlperf/gamerepo"
 )
 
 // Reference is the engine every other is checked against.
@@ -114,7 +114,7 @@ type suiteGame struct {
 
 func suiteGames(t *testing.T) []suiteGame {
 	var out []suiteGame
-	for _, b := range gamerepo.Builtins() {
+	for _, b := range builtingames.All() {
 		g, err := gdl.Load(b.File, b.Rules)
 		if err != nil {
 			t.Fatalf("built-in game %s: %v", b.Name, err)

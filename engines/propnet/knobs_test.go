@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/builtingames"
 	"github.com/gdlperf/gdlperf/engines/propnet"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/engines/rollout"
-	"github.com/gdlperf/gdlperf/gamerepo"
 )
 
 func TestKnobs(t *testing.T) {
@@ -44,7 +44,7 @@ func TestKnobs(t *testing.T) {
 func TestEngineProcessReportsKnobs(t *testing.T) {
 	e, ok := engines.Lookup(propnet.Name)
 	require.True(t, ok)
-	b, ok := gamerepo.Builtin("tictactoe")
+	b, ok := builtingames.Get("tictactoe")
 	require.True(t, ok)
 	tests := []struct {
 		name string

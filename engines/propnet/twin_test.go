@@ -11,11 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/builtingames"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/propnet"
 	"github.com/gdlperf/gdlperf/engines/rollout"
-	"github.com/gdlperf/gdlperf/gamerepo"
 )
 
 // twinGames are the built-in games, a few mirrored ones with recursion,
@@ -24,7 +24,7 @@ import (
 // large boards of hex and checkers (half a minute; make test-all runs them).
 func twinGames(t *testing.T) map[string]*gdl.Game {
 	games := map[string]*gdl.Game{}
-	for _, b := range gamerepo.Builtins() {
+	for _, b := range builtingames.All() {
 		g, err := gdl.Load(b.File, b.Rules)
 		require.NoError(t, err)
 		games["builtin/"+b.Name] = g
@@ -157,7 +157,7 @@ func TestBudgets(t *testing.T) {
 }
 
 func builtinRules(t *testing.T, name string) []byte {
-	b, ok := gamerepo.Builtin(name)
+	b, ok := builtingames.Get(name)
 	require.True(t, ok)
 	return b.Rules
 }

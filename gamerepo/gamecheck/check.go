@@ -8,8 +8,8 @@
 // blacklisted with the reason; a game whose check ran out of its time
 // budget is left unchecked, not blacklisted.
 //
-// It is a package of its own so that gamerepo does not import the prover
-// (engine tests import gamerepo for the built-in games).
+// It is a package of its own so that gamerepo (keys, caches, selection)
+// does not depend on an engine.
 package gamecheck
 
 import (
