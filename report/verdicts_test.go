@@ -549,3 +549,23 @@ func TestMatrixShadeFollowsSignificance(t *testing.T) {
 		})
 	}
 }
+
+// Above 50 runs a side the interval uses the normal approximation of U: it
+// still brackets the true ratio and excludes 1 for a clear difference.
+func TestRatioCILargeSamples(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 5))
+	sample := func(c float64, n int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = c * (1 + 0.02*rng.NormFloat64())
+		}
+		return xs
+	}
+	lo, hi := ratioCI(sample(1000, 60), sample(1000, 70), Confidence)
+	assert.Less(t, lo, 1.0)
+	assert.Greater(t, hi, 1.0)
+	lo, hi = ratioCI(sample(900, 60), sample(1000, 70), Confidence)
+	assert.Less(t, hi, 1.0)
+	assert.Greater(t, lo, 0.85)
+	assert.Less(t, lo, 0.9)
+}
