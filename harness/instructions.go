@@ -190,7 +190,7 @@ func parsePerfStat(text string) (int64, error) {
 	sc := bufio.NewScanner(strings.NewReader(text))
 	for sc.Scan() {
 		f := strings.Split(strings.TrimSpace(sc.Text()), ",")
-		if len(f) < 3 || !strings.HasPrefix(f[2], "instructions") {
+		if len(f) < 3 || !strings.Contains(f[2], "instructions") {
 			continue
 		}
 		if strings.HasPrefix(f[0], "<") {
