@@ -36,7 +36,8 @@ type Campaign struct {
 	Progress    io.Writer // nil for none
 	Terminal    bool      // Progress is a terminal: one updating line
 	Now         func() time.Time
-	// Compat holds the compatibility checks already done (by engine name);
+	// Compat holds the compatibility checks already done (by engine ID,
+	// NAME@VERSION: two manifest versions of one name are checked apart);
 	// Execute checks every other external engine that has runs to do
 	// before its first run, unless SkipCompat. A refused engine's runs
 	// are not run (Summary.Refused) and the reason is printed.
@@ -127,7 +128,7 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 		if c.RequireChecked {
 			if v, detail := c.Verdict(r.Game.Key, r.Engine.Name, r.Engine.Version); v != results.StatusOK {
 				sum.Unchecked++
-				pair := r.Engine.Name + "\x00" + r.Game.Key
+				pair := r.Engine.ID() + "\x00" + r.Game.Key
 				if !uncheckedPair[pair] {
 					uncheckedPair[pair] = true
 					why := v
@@ -218,8 +219,8 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 			}
 			return
 		}
-		if v := out.Version; v != "" && r.Engine.Version != "" && v != r.Engine.Version && !versionNoted[r.Engine.Name] {
-			versionNoted[r.Engine.Name] = true
+		if v := out.Version; v != "" && r.Engine.Version != "" && v != r.Engine.Version && !versionNoted[r.Engine.ID()] {
+			versionNoted[r.Engine.ID()] = true
 			p.note(fmt.Sprintf("note: engine %s reported version %q, not the %q its run keys use: its rows record %q, so that a failed run and its retry are one version; give the manifest version = %q to record that one", r.Engine.Name, v, r.Engine.Version, r.Engine.Version, v))
 		}
 		if c.Verdict != nil {
@@ -414,14 +415,14 @@ func (c *Campaign) compat(ctx context.Context, todo []Run, sum *Summary) ([]Run,
 	var order []*Engine
 	seen := map[string]bool{}
 	for _, r := range todo {
-		if !r.Engine.Builtin && !seen[r.Engine.Name] {
-			seen[r.Engine.Name] = true
+		if !r.Engine.Builtin && !seen[r.Engine.ID()] {
+			seen[r.Engine.ID()] = true
 			order = append(order, r.Engine)
 		}
 	}
-	sort.Slice(order, func(i, j int) bool { return order[i].Name < order[j].Name })
+	sort.Slice(order, func(i, j int) bool { return order[i].ID() < order[j].ID() })
 	for _, e := range order {
-		if _, ok := c.Compat[e.Name]; ok {
+		if _, ok := c.Compat[e.ID()]; ok {
 			continue
 		}
 		if c.Progress != nil {
@@ -431,7 +432,7 @@ func (c *Campaign) compat(ctx context.Context, todo []Run, sum *Summary) ([]Run,
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
 		}
-		c.Compat[e.Name] = res
+		c.Compat[e.ID()] = res
 		if c.Progress != nil && res.OK {
 			fmt.Fprintf(c.Progress, "%s %s: compatible (%d state changes in %d ms)\n", e.Name, res.Outcome.Version, res.Outcome.StateChanges, res.Outcome.Millis)
 		}
@@ -439,10 +440,10 @@ func (c *Campaign) compat(ctx context.Context, todo []Run, sum *Summary) ([]Run,
 	kept := todo[:0:0]
 	refused := map[string]bool{}
 	for _, r := range todo {
-		if res, ok := c.Compat[r.Engine.Name]; ok && !r.Engine.Builtin && !res.OK {
+		if res, ok := c.Compat[r.Engine.ID()]; ok && !r.Engine.Builtin && !res.OK {
 			sum.Refused++
-			if !refused[r.Engine.Name] {
-				refused[r.Engine.Name] = true
+			if !refused[r.Engine.ID()] {
+				refused[r.Engine.ID()] = true
 				msg := fmt.Sprintf("refusing engine %s: %s", r.Engine.Name, res.Reason)
 				sum.RefusedEngines = append(sum.RefusedEngines, msg)
 				if c.Progress != nil {

@@ -176,7 +176,7 @@ func TestCampaignCompatibilityCheck(t *testing.T) {
 	assert.Equal(t, map[string]int{"good": 2, "builtin": 2}, engines)
 
 	// The check is not repeated within a campaign, and can be skipped.
-	require.Contains(t, c.Compat, "good")
+	require.Contains(t, c.Compat, "good@1.0", "by engine ID")
 	c2, w2, progress2 := campaign(t, games, []*Engine{noVersion}, Options{Seconds: 1, Seed: 1})
 	c2.SkipCompat = true
 	_, err = c2.Execute(context.Background())

@@ -107,7 +107,12 @@ func Plan(games []*Game, engines []*Engine, o Options) []Run {
 	games = append([]*Game(nil), games...)
 	sort.Slice(games, func(i, j int) bool { return games[i].Key < games[j].Key })
 	engines = append([]*Engine(nil), engines...)
-	sort.Slice(engines, func(i, j int) bool { return engines[i].Name < engines[j].Name })
+	sort.Slice(engines, func(i, j int) bool {
+		if engines[i].Name != engines[j].Name {
+			return engines[i].Name < engines[j].Name
+		}
+		return engines[i].Version < engines[j].Version
+	})
 	reps := max(o.Repetitions, 1)
 	var runs []Run
 	for gi, g := range games {

@@ -102,7 +102,7 @@ ok is true when no pair mismatched or failed (the exit status says the same).`,
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the first round")
 	f.IntVar(&opts.Rollouts, "rollouts", 0, "exactly this many rollouts in one round (to reproduce a mismatch)")
 	f.IntVar(&opts.MaxStates, "max-states", 200_000, "exhaustive check: most states to compare")
-	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic")
+	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic, transforms (the engine on the game and on each rewrite of gdlperf transform)")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
 	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
 	f.IntVar(&opts.Jobs, "jobs", 1, "engine and game pairs checked at once (each uses about one core; budgets are wall time)")
@@ -121,8 +121,8 @@ func runCheck(opts *CheckOptions) error {
 		return withCode(ExitUsage, fmt.Errorf("--jobs must be at least 1"))
 	}
 	for _, m := range opts.Methods {
-		if m != harness.MethodTrace && m != harness.MethodExhaustive && m != harness.MethodMetamorphic {
-			return withCode(ExitUsage, fmt.Errorf("unknown method %q: trace, exhaustive or metamorphic", m))
+		if m != harness.MethodTrace && m != harness.MethodExhaustive && m != harness.MethodMetamorphic && m != harness.MethodTransforms {
+			return withCode(ExitUsage, fmt.Errorf("unknown method %q: trace, exhaustive, metamorphic or transforms", m))
 		}
 	}
 	names := opts.Engines
@@ -137,7 +137,7 @@ func runCheck(opts *CheckOptions) error {
 		fmt.Fprintln(opts.IO.Err, "no engine to check: the reference is the only built-in engine (name one with --engines)")
 		return nil
 	}
-	engs, err := selectEngines(names, opts.Manifest)
+	engs, err := selectEngineVersions(names, opts.Manifest)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}

@@ -52,10 +52,11 @@ when one fails.`,
 }
 
 func runEngineList(streams *IO, manifest string, check bool) error {
-	_, ext, err := loadEngines(manifest)
+	c, err := loadEngineCatalog(manifest)
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	ext := c.external
 	w := tabwriter.NewWriter(streams.Out, 0, 4, 2, ' ', 0)
 	header := "ENGINE\tVERSION\tKIND\tTRACE\tROLLOUTS\tCOMMAND"
 	if check {

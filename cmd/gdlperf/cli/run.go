@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/harness"
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -268,7 +266,7 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 		p.Options.Shard = s
 	}
 	var err error
-	p.Engines, err = selectEngines(opts.Engines, opts.Manifest)
+	p.Engines, err = selectEngineVersions(opts.Engines, opts.Manifest)
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
 	}
@@ -529,69 +527,4 @@ func isTTY(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// loadEngines returns the built-in engines and those of the manifest
-// (default: ./engines.toml or ./engines.json when one exists), by name.
-func loadEngines(manifest string) (map[string]*harness.Engine, []*harness.Engine, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, nil, err
-	}
-	all := map[string]*harness.Engine{}
-	builtin := harness.BuiltinEngines(exe)
-	for _, e := range builtin {
-		all[e.Name] = e
-	}
-	if manifest == "" {
-		manifest = harness.DefaultManifest(".")
-	}
-	var ext []*harness.Engine
-	if manifest != "" {
-		ext, err = harness.LoadManifest(manifest)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, e := range ext {
-			if _, dup := all[e.Name]; dup {
-				return nil, nil, fmt.Errorf("%s: engine %s is also a built-in engine; give it another name", manifest, e.Name)
-			}
-			all[e.Name] = e
-		}
-	}
-	return all, ext, nil
-}
-
-// selectEngines resolves engine names against the built-in engines and the
-// manifest; no names means every built-in engine.
-func selectEngines(names []string, manifest string) ([]*harness.Engine, error) {
-	all, _, err := loadEngines(manifest)
-	if err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		var out []*harness.Engine
-		for _, e := range engines.List() {
-			out = append(out, all[e.Name])
-		}
-		return out, nil
-	}
-	var out []*harness.Engine
-	seen := map[string]bool{}
-	for _, n := range names {
-		e, ok := all[n]
-		if !ok {
-			var known []string
-			for k := range all {
-				known = append(known, k)
-			}
-			sort.Strings(known)
-			return nil, fmt.Errorf("no engine %q (the engines are %s; external engines come from --manifest)", n, strings.Join(known, ", "))
-		}
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, e)
-		}
-	}
-	return out, nil
 }
