@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
-	"github.com/gdlperf/gdlperf/engines/enginetest"
+	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 	"github.com/gdlperf/gdlperf/results"
@@ -167,7 +167,7 @@ func (c *Checker) trace(ctx context.Context, e *Engine, g *Game, gameFile string
 			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the engine wrote no trace (%v): %s", err, stderr), 500)
 			return
 		}
-		m, cerr := enginetest.CompareTraces(&ref, bytes.NewReader(got))
+		m, cerr := conform.CompareTraces(&ref, bytes.NewReader(got))
 		if cerr != nil {
 			row.Verdict, row.Detail = limitVerdict(cerr, row.Rollouts > 0), cerr.Error()
 			return
@@ -187,7 +187,7 @@ func (c *Checker) trace(ctx context.Context, e *Engine, g *Game, gameFile string
 	}
 }
 
-func (c *Checker) describe(row *results.CheckRow, m *enginetest.Mismatch, e *Engine, g *Game) {
+func (c *Checker) describe(row *results.CheckRow, m *conform.Mismatch, e *Engine, g *Game) {
 	row.Rollout, row.Step = m.Rollout, m.Step
 	row.Detail = oneLine(strings.Join(m.Diffs, "; "), 2000)
 	steps := make([]string, len(m.History))
@@ -223,7 +223,7 @@ type SelfCheckResult struct {
 // engine selfcheck" does in a child process, so that a hanging engine is
 // killed by the budget).
 func SelfCheck(ref, e engines.Engine, g *gdl.Game, method string, seed uint64, rollouts, maxStates int, budget time.Duration) SelfCheckResult {
-	var m *enginetest.Mismatch
+	var m *conform.Mismatch
 	var res SelfCheckResult
 	switch method {
 	case MethodExhaustive:
@@ -235,12 +235,12 @@ func SelfCheck(ref, e engines.Engine, g *gdl.Game, method string, seed uint64, r
 		if err != nil {
 			return SelfCheckResult{Verdict: results.VerdictError, Detail: err.Error()}
 		}
-		var st enginetest.ExhaustiveStats
+		var st conform.ExhaustiveStats
 		var deadline time.Time
 		if budget > 0 {
 			deadline = time.Now().Add(budget)
 		}
-		m, st, err = enginetest.ExhaustiveUntil(rm, em, maxStates, deadline)
+		m, st, err = conform.ExhaustiveUntil(rm, em, maxStates, deadline)
 		res.States, res.Complete = st.States, st.Complete
 		if err != nil {
 			res.Verdict, res.Detail = limitVerdict(err, false), err.Error()
@@ -248,7 +248,7 @@ func SelfCheck(ref, e engines.Engine, g *gdl.Game, method string, seed uint64, r
 		}
 	case MethodMetamorphic:
 		var err error
-		m, err = enginetest.Metamorphic(e, g, seed, rollouts)
+		m, err = conform.Metamorphic(e, g, seed, rollouts)
 		if err != nil {
 			return SelfCheckResult{Verdict: limitVerdict(err, false), Detail: err.Error()}
 		}
@@ -272,7 +272,7 @@ func SelfCheck(ref, e engines.Engine, g *gdl.Game, method string, seed uint64, r
 // check that ran out of its budget is; the detail says where it stopped.
 // Anything else is an error.
 func limitVerdict(err error, agreedBefore bool) string {
-	var le *enginetest.LimitError
+	var le *conform.LimitError
 	if errors.As(err, &le) && (le.Compared || agreedBefore) {
 		return results.VerdictOK
 	}
@@ -307,7 +307,7 @@ func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, m
 	row.Verdict, row.States, row.Complete, row.Rollouts = res.Verdict, res.States, res.Complete, res.Rollouts
 	row.Detail = oneLine(res.Detail, 2000)
 	if res.Verdict == results.VerdictMismatch {
-		c.describe(row, &enginetest.Mismatch{Method: method, Rollout: res.Rollout, Step: res.Step, Diffs: []string{res.Detail}, History: res.History}, e, g)
+		c.describe(row, &conform.Mismatch{Method: method, Rollout: res.Rollout, Step: res.Step, Diffs: []string{res.Detail}, History: res.History}, e, g)
 		row.Detail = oneLine(res.Detail, 2000)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/builtingames"
 	"github.com/gdlperf/gdlperf/engines/compiled"
+	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/prover"
@@ -119,7 +120,7 @@ func sameTrace(t testing.TB, want, got []byte) {
 	if wl[1] == gl[1] {
 		return
 	}
-	mis, err := enginetest.CompareTraces(bytes.NewReader(want), bytes.NewReader(got))
+	mis, err := conform.CompareTraces(bytes.NewReader(want), bytes.NewReader(got))
 	require.NoError(t, err)
 	if mis != nil {
 		t.Fatalf("%v\nmoves:\n%s", mis, mis.HistoryText())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/compiled"
+	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/prover"
@@ -141,7 +142,7 @@ func TestCorpusTraces(t *testing.T) {
 			note = " (the prover ran out of its budget; compared the part it played)"
 			cutTo(rb, &eb)
 		}
-		mis, err := enginetest.CompareTraces(rb, &eb)
+		mis, err := conform.CompareTraces(rb, &eb)
 		if err != nil {
 			t.Errorf("%s: %v", mg.Name(), err)
 			continue

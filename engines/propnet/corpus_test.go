@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/propnet"
@@ -131,7 +132,7 @@ func TestCorpus(t *testing.T) {
 		if cut {
 			res.note = "prover ran out of time"
 		}
-		mis, err := enginetest.CompareTraces(bytes.NewReader(rt), bytes.NewReader(et))
+		mis, err := conform.CompareTraces(bytes.NewReader(rt), bytes.NewReader(et))
 		if err != nil {
 			t.Errorf("%s: %v", g.path, err)
 		}
@@ -145,7 +146,7 @@ func TestCorpus(t *testing.T) {
 			eb.Reset()
 			rollout.Trace(&eb, m, pn.Name, pn.Version, 2, 1)
 			rollout.Trace(&sb, slow, pn.Name, pn.Version, 2, 1)
-			if mis, _ := enginetest.CompareTraces(bytes.NewReader(sb.Bytes()), bytes.NewReader(eb.Bytes())); mis != nil {
+			if mis, _ := conform.CompareTraces(bytes.NewReader(sb.Bytes()), bytes.NewReader(eb.Bytes())); mis != nil {
 				res.mismatch += " twin: " + mis.Error()
 				t.Errorf("TWIN MISMATCH %s: %v", g.path, mis)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/builtingames"
+	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/propnet"
@@ -81,7 +82,7 @@ func TestFastMatchesFullPass(t *testing.T) {
 			for seed := uint64(1); seed <= 2; seed++ {
 				want := trace(t, slow, seed, 3)
 				for what, m := range map[string]engines.Machine{"fast": fast, "fast, legal moves read": read, "fast, legal moves by triggers": triggers, "fast, without partial factoring": unfactored, "unoptimised": raw} {
-					mis, err := enginetest.CompareTraces(bytes.NewReader(want), bytes.NewReader(trace(t, m, seed, 3)))
+					mis, err := conform.CompareTraces(bytes.NewReader(want), bytes.NewReader(trace(t, m, seed, 3)))
 					require.NoError(t, err)
 					if mis != nil {
 						t.Fatalf("%s against full pass, seed %d: %v\nmoves:\n%s", what, seed, mis, mis.HistoryText())
@@ -89,7 +90,7 @@ func TestFastMatchesFullPass(t *testing.T) {
 				}
 			}
 			// And state by state over the reachable states of small games.
-			mis, _, err := enginetest.Exhaustive(slow, fast, 2000)
+			mis, _, err := conform.Exhaustive(slow, fast, 2000)
 			require.NoError(t, err)
 			if mis != nil {
 				t.Fatalf("fast against full pass: %v\nmoves:\n%s", mis, mis.HistoryText())
@@ -111,14 +112,14 @@ func TestCycles(t *testing.T) {
 			assert.Positive(t, m.Build.Program.CyclicComps, "the game should make cyclic components")
 			ref, err := enginetest.Reference().New(g)
 			require.NoError(t, err)
-			mis, st, err := enginetest.Exhaustive(ref, m, 5000)
+			mis, st, err := conform.Exhaustive(ref, m, 5000)
 			require.NoError(t, err)
 			if mis != nil {
 				t.Fatalf("%v\nmoves:\n%s", mis, mis.HistoryText())
 			}
 			assert.True(t, st.Complete, "the whole game should be walked")
 			for seed := uint64(1); seed <= 3; seed++ {
-				mis, err := enginetest.TraceCheck(enginetest.Reference(), engine(t), g, seed, 5)
+				mis, err := conform.TraceCheck(enginetest.Reference(), engine(t), g, seed, 5)
 				require.NoError(t, err)
 				if mis != nil {
 					t.Fatalf("seed %d: %v\nmoves:\n%s", seed, mis, mis.HistoryText())

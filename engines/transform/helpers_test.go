@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines"
-	"github.com/gdlperf/gdlperf/engines/enginetest"
+	"github.com/gdlperf/gdlperf/engines/builtingames"
+	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 	"github.com/gdlperf/gdlperf/engines/tupleprover"
-	"github.com/gdlperf/gdlperf/gamerepo"
 )
 
 // checkedTransforms are the transforms the tests run on every game, with
@@ -30,7 +30,7 @@ type namedGame struct {
 func builtinGames(t testing.TB) []namedGame {
 	t.Helper()
 	var out []namedGame
-	for _, b := range gamerepo.Builtins() {
+	for _, b := range builtingames.All() {
 		g, err := gdl.Load(b.File, b.Rules)
 		require.NoError(t, err)
 		out = append(out, namedGame{b.Name, b.Rules, g})
@@ -54,21 +54,21 @@ var _ = tupleprover.Name
 // traces of seed and rollouts must be equal; with rename, the transformed
 // game's trace, mapped back, must be what the engine plays on the original
 // along the same joint moves (Follow).
-func equivalent(e engines.Engine, orig *gdl.Game, res *Result, seed uint64, rollouts int) (*enginetest.Mismatch, error) {
+func equivalent(e engines.Engine, orig *gdl.Game, res *Result, seed uint64, rollouts int) (*conform.Mismatch, error) {
 	om, err := e.New(orig)
 	if err != nil {
 		return nil, fmt.Errorf("original: %w", err)
 	}
 	tm, err := e.New(res.Game)
 	if err != nil {
-		return &enginetest.Mismatch{Method: "transforms", Diffs: []string{"the engine cannot build the transformed game: " + err.Error()}}, nil
+		return &conform.Mismatch{Method: "transforms", Diffs: []string{"the engine cannot build the transformed game: " + err.Error()}}, nil
 	}
 	var tb bytes.Buffer
 	rollout.Trace(&tb, tm, e.Name, e.Version, seed, rollouts)
 	if res.Renaming == nil {
 		var ob bytes.Buffer
 		rollout.Trace(&ob, om, e.Name, e.Version, seed, rollouts)
-		return enginetest.CompareTraces(&ob, &tb)
+		return conform.CompareTraces(&ob, &tb)
 	}
 	var mapped, followed bytes.Buffer
 	if err := MapTrace(&tb, &mapped, res.Back); err != nil {
@@ -77,7 +77,7 @@ func equivalent(e engines.Engine, orig *gdl.Game, res *Result, seed uint64, roll
 	if err := Follow(&followed, om, bytes.NewReader(mapped.Bytes())); err != nil {
 		return nil, err
 	}
-	return enginetest.CompareTraces(&followed, &mapped)
+	return conform.CompareTraces(&followed, &mapped)
 }
 
 // requireEquivalent fails the test with the mismatch and the command that
@@ -85,7 +85,7 @@ func equivalent(e engines.Engine, orig *gdl.Game, res *Result, seed uint64, roll
 func requireEquivalent(t testing.TB, e engines.Engine, g namedGame, res *Result, seed uint64, rollouts int) {
 	t.Helper()
 	m, err := equivalent(e, g.game, res, seed, rollouts)
-	var le *enginetest.LimitError
+	var le *conform.LimitError
 	if errors.As(err, &le) {
 		return // a resource limit is no answer
 	}

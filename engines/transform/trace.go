@@ -17,7 +17,7 @@ import (
 // MapTrace maps the renamed game's trace back to the original names (a
 // trace of the original game along the renamed game's choices), and Follow
 // plays the original game along those joint moves; the two must be equal
-// (enginetest.CompareTraces).
+// (conform.CompareTraces).
 
 // MapTrace copies the trace r to w with every term mapped by back, the
 // states and legal lists sorted again.

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gdlperf/gdlperf/engines/enginetest"
+	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/prover"
 	"github.com/gdlperf/gdlperf/engines/tupleprover"
@@ -283,7 +283,7 @@ func TestMapTraceAndFollowOnTheSameGame(t *testing.T) {
 	m2, err := p.New(g.game)
 	require.NoError(t, err)
 	require.NoError(t, Follow(&followed, m2, bytes.NewReader(mapped.Bytes())))
-	mm, err := enginetest.CompareTraces(bytes.NewReader(tr.Bytes()), &followed)
+	mm, err := conform.CompareTraces(bytes.NewReader(tr.Bytes()), &followed)
 	require.NoError(t, err)
 	assert.Nil(t, mm)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/prover"
@@ -117,7 +118,7 @@ func TestCorpusTraces(t *testing.T) {
 			note = " (the prover ran out of its budget; compared the part it played)"
 			cutTo(rb, eb)
 		}
-		mis, err := enginetest.CompareTraces(rb, eb)
+		mis, err := conform.CompareTraces(rb, eb)
 		if err != nil {
 			t.Errorf("%s: %v", cg.Name(), err)
 			continue

@@ -1,5 +1,5 @@
-// Package enginetest checks that an engine answers like the reference
-// prover, three ways:
+// Package conform checks that an engine answers like the reference prover
+// (or any other engine), three ways:
 //
 //   - traces: both engines write the trace of the same seeded rollouts
 //     (ARCHITECTURE.md §4) and the traces are compared line by line; the
@@ -14,8 +14,12 @@
 //     answers that depend on names (hash order, interning) rather than
 //     meaning.
 //
-// Suite runs all of them in go test for one engine.
-package enginetest
+// TraceCheck and RollerCheck drive the first on engines; the harness's
+// gdlperf check and the test kit enginetest (Suite) run all of them. A
+// machine that runs out of a resource limit gave no answer: the checks
+// stop with a *LimitError, not a Mismatch. The package does not import
+// testing: it is in the binary.
+package conform
 
 import (
 	"bufio"
