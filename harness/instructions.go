@@ -410,7 +410,9 @@ func (c Counter) MeasureInstructions(ctx context.Context, e *Engine, n int, seed
 		return fail(m.Outcome, fmt.Sprintf("%d rollouts took %d instructions and %d rollouts %d: the setup's noise is larger than the work; raise --rollouts", n, m.Small, 2*n, m.Large))
 	}
 	if m.Work < SteadyWork {
-		m.Outcome.Flags = append(m.Outcome.Flags, fmt.Sprintf("few instructions counted: %d rollouts took %d, under %d, so the noise of a process (about %d) is over %.1f%% of them; raise --rollouts", n, m.Work, int64(SteadyWork), int64(processNoise), 100*processNoise/float64(m.Work)))
+		// 2·SteadyWork instructions: the noise of a process is 0.1 %.
+		want := int64(math.Ceil(float64(n) * 2 * SteadyWork / float64(m.Work)))
+		m.Outcome.Flags = append(m.Outcome.Flags, fmt.Sprintf("few instructions counted: %d rollouts took %d, under %d, so the noise of a process (about %d) is %.1f%% of them; give --rollouts %d", n, m.Work, int64(SteadyWork), int64(processNoise), 100*processNoise/float64(m.Work), want))
 	}
 	return m
 }

@@ -442,6 +442,7 @@ func TestRunInstructionsRow(t *testing.T) {
 	assert.Greater(t, row.Instructions, int64(26*20000*3))
 	assert.False(t, row.Contended, "a busy machine does not spoil a count")
 	assert.Contains(t, row.Flags, "few instructions counted: 3 rollouts took", "under SteadyWork")
+	assert.Contains(t, row.Flags, fmt.Sprintf("; give --rollouts %d", int64(math.Ceil(3*2*SteadyWork/float64(row.Instructions)))))
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "the run's folders are removed")
@@ -489,4 +490,23 @@ func TestWithMeasure(t *testing.T) {
 		})
 	}
 	assert.Empty(t, plan[0].Dims.Measure, "the plan given is not changed")
+}
+
+func TestValgrindLog(t *testing.T) {
+	tests := []struct {
+		name string
+		log  string
+		want string
+	}{
+		{name: "banner only", log: "==7== Cachegrind, a cache and branch-prediction profiler\n==7== Command: /x\n--7-- warning: L3 cache found, using its data for the LL simulation.\n--7-- warning: specified LL cache: line_size 64\n", want: ""},
+		{name: "unsupported system call", log: "==7== Command: /x\n--7-- WARNING: unhandled amd64-linux syscall: 451\n--7-- You may be able to write your own handler.\n", want: "; valgrind: WARNING: unhandled amd64-linux syscall: 451 | You may be able to write your own handler."},
+		{name: "client killed", log: "==7== \n==7== Process terminating with default action of signal 11 (SIGSEGV)\n", want: "; valgrind: Process terminating with default action of signal 11 (SIGSEGV)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "valgrind.7.log"), []byte(tt.log), 0o644))
+			assert.Equal(t, tt.want, valgrindLog(dir))
+		})
+	}
 }
