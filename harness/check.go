@@ -20,6 +20,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines/conform"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/transform"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -28,6 +29,9 @@ const (
 	MethodTrace       = "trace"
 	MethodExhaustive  = "exhaustive"
 	MethodMetamorphic = "metamorphic"
+	// MethodTransforms plays the engine's traces on the game and on each
+	// of TransformChecks' rewrites of it and compares them.
+	MethodTransforms = "transforms"
 )
 
 // SetupAllowance is the time an engine's setup may take on top of a
@@ -107,6 +111,10 @@ func (c *Checker) Check(ctx context.Context, e *Engine, g *Game) []results.Check
 			row.Verdict, row.Detail = results.VerdictUnchecked, "the engine's manifest names no trace command"
 		case m == MethodTrace:
 			c.trace(ctx, e, g, gameFile, &row)
+		case m == MethodTransforms && len(e.TraceCommand) == 0:
+			row.Verdict, row.Detail = results.VerdictUnchecked, "the engine's manifest names no trace command"
+		case m == MethodTransforms:
+			c.transforms(ctx, e, g, gameFile, &row)
 		case !e.Builtin:
 			row.Verdict, row.Detail = results.VerdictUnchecked, m+" checks need a built-in engine"
 		default:
@@ -341,4 +349,137 @@ func runBounded(ctx context.Context, argv []string, dir string, env []string, li
 	}
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	return timedOut, lastLines(errTail.String(), 5), err
+}
+
+// TransformCheck is one rewrite the transforms method plays: a transform
+// and its seed.
+type TransformCheck struct {
+	Name string
+	Seed uint64
+}
+
+func (tc TransformCheck) String() string {
+	if tc.Name == transform.Shuffle || tc.Name == transform.Rename {
+		return fmt.Sprintf("%s (seed %d)", tc.Name, tc.Seed)
+	}
+	return tc.Name
+}
+
+// TransformChecks are the rewrites the transforms method plays, each on
+// its own: every transform of package transform, shuffle with two seeds.
+var TransformChecks = []TransformCheck{
+	{transform.Shuffle, 1}, {transform.Shuffle, 2}, {transform.Adversarial, 1}, {transform.Rename, 1},
+	{transform.Reorder, 1}, {transform.Deor, 1}, {transform.Inline, 1}, {transform.Dedupe, 1},
+	{transform.Condense, 1}, {transform.Optimise, 1},
+}
+
+// transformRollouts is the transforms method's rollouts per trace when the
+// checker names none.
+const transformRollouts = 4
+
+// transforms runs the engine's trace command on the game and on each
+// rewrite of TransformChecks (the rewritten rulesheet is the game file, as
+// for a benchmark run) with the same seed and rollouts, and compares: a
+// rewrite that keeps the names must give the same trace; a renamed game's
+// trace, its names mapped back, must be what the reference plays on the
+// original along the same joint moves (transform.Follow), since renaming
+// changes the sort order the moves are drawn from. Every trace may take
+// the budget or the setup allowance, whichever is longer. The first
+// difference is a mismatch naming the rewrite, with the commands that
+// reproduce it.
+func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile string, row *results.CheckRow) {
+	game, err := gdl.Load(g.Name, g.Rules)
+	if err != nil {
+		row.Verdict, row.Detail = results.VerdictError, oneLine("the game is invalid: "+err.Error(), 500)
+		return
+	}
+	n := transformRollouts
+	if c.Rollouts > 0 {
+		n = c.Rollouts
+	}
+	row.Seed = c.Seed
+	dir := filepath.Dir(gameFile)
+	limit := max(c.Budget, c.setup())
+	trace := func(file, tag, label string) ([]byte, bool) {
+		out := filepath.Join(dir, "trace-"+tag+".jsonl")
+		defer os.Remove(out)
+		argv := append(append([]string(nil), e.TraceCommand...), file, out, "--seed", strconv.FormatUint(c.Seed, 10), "--rollouts", strconv.Itoa(n))
+		timedOut, stderr, err := runBounded(ctx, argv, e.Dir, e.Env, limit)
+		got, rerr := os.ReadFile(out)
+		switch {
+		case ctx.Err() != nil:
+			row.Verdict, row.Detail = results.VerdictError, "interrupted"
+		case timedOut:
+			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) of %s took longer than %s (its setup included)", n, label, limit.Round(time.Second))
+		case rerr != nil || len(got) == 0:
+			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the engine wrote no trace of %s (%v): %s", label, err, stderr), 500)
+		default:
+			return got, true
+		}
+		return nil, false
+	}
+	orig, ok := trace(gameFile, "original", "the original game")
+	if !ok {
+		return
+	}
+	var agreed []string
+	for _, tc := range TransformChecks {
+		reproduce := fmt.Sprintf("gdlperf transform %s --seed %d %s -o x.kif && gdlperf check --engines %s --games %s --methods %s --seed %d --rollouts %d",
+			tc.Name, tc.Seed, shellQuote(g.Key), e.Name, shellQuote(g.Key), MethodTransforms, c.Seed, n)
+		res, err := transform.Run([]string{tc.Name}, tc.Seed, g.Name, g.Rules)
+		if err != nil {
+			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, oneLine(fmt.Sprintf("transform %s: %v", tc, err), 2000), reproduce
+			return
+		}
+		file := filepath.Join(dir, fmt.Sprintf("transform-%s-%d.kif", tc.Name, tc.Seed))
+		if err := os.WriteFile(file, res.Text, 0o644); err != nil {
+			row.Verdict, row.Detail = results.VerdictError, "writing the transformed game: "+err.Error()
+			return
+		}
+		got, ok := trace(file, fmt.Sprintf("%s-%d", tc.Name, tc.Seed), "the game transformed by "+tc.String())
+		os.Remove(file)
+		if !ok {
+			if len(agreed) > 0 {
+				row.Detail += fmt.Sprintf(" (%s agreed before)", strings.Join(agreed, ", "))
+			}
+			return
+		}
+		var m *conform.Mismatch
+		var cerr error
+		if res.Renaming == nil {
+			m, cerr = conform.CompareTraces(bytes.NewReader(orig), bytes.NewReader(got))
+		} else {
+			var mapped, followed bytes.Buffer
+			if err := transform.MapTrace(bytes.NewReader(got), &mapped, res.Back); err != nil {
+				m = &conform.Mismatch{Method: MethodTransforms, Diffs: []string{"the engine's trace of the renamed game: " + err.Error()}}
+			} else if rm, err := c.Reference.New(game); err != nil {
+				row.Verdict, row.Detail = results.VerdictError, "the reference cannot build the game: "+err.Error()
+				return
+			} else if err := transform.Follow(&followed, rm, bytes.NewReader(mapped.Bytes())); err != nil {
+				row.Verdict, row.Detail = results.VerdictError, "the reference cannot follow the renamed game's trace: "+err.Error()
+				return
+			} else {
+				m, cerr = conform.CompareTraces(&followed, &mapped)
+			}
+		}
+		if cerr != nil {
+			if row.Verdict = limitVerdict(cerr, len(agreed) > 0); row.Verdict != results.VerdictOK {
+				row.Detail = oneLine(fmt.Sprintf("transform %s: %v", tc, cerr), 2000)
+				return
+			}
+			agreed = append(agreed, tc.String()+" (up to a resource limit)")
+			continue
+		}
+		if m != nil {
+			row.Verdict = results.VerdictMismatch
+			row.Rollouts = n
+			c.describe(row, m, e, g)
+			row.Detail = oneLine(fmt.Sprintf("transform %s: the transformed game plays otherwise: %s", tc, strings.Join(m.Diffs, "; ")), 2000)
+			row.Reproduce = reproduce
+			return
+		}
+		agreed = append(agreed, tc.String())
+	}
+	row.Verdict, row.Rollouts = results.VerdictOK, n
+	row.Detail = fmt.Sprintf("%d rewrites play as the original (%d rollouts each): %s", len(agreed), n, strings.Join(agreed, ", "))
 }

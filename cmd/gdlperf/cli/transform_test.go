@@ -9,7 +9,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/prover"
+	"github.com/gdlperf/gdlperf/engines/transform"
+	"github.com/gdlperf/gdlperf/results"
 )
 
 // TestTransformPrintsValidGDL: the rulesheet printed (stdout or -o) is
@@ -67,4 +72,66 @@ func TestTransformOptions(t *testing.T) {
 	assert.Equal(t, "g.kif", got.Game)
 	assert.Equal(t, uint64(9), got.Seed)
 	assert.Equal(t, "x.kif", got.Out)
+}
+
+// orderSensitive is the prover on the game without its last next rule of
+// more than one literal (in file order), so its answers depend on the
+// order of the rules, which the transforms method must catch.
+const orderSensitive = "prover-order-sensitive"
+
+func init() {
+	ref, _ := engines.Lookup(prover.Name)
+	engines.Register(engines.Engine{
+		Name:    orderSensitive,
+		Version: ref.Version + "-order-sensitive",
+		New: func(g *gdl.Game) (engines.Machine, error) {
+			rules := append([]*gdl.Rule(nil), g.Rules...)
+			for i := len(rules) - 1; i >= 0; i-- {
+				if rules[i].Head.Name == gdl.SymNext && len(rules[i].Body) > 1 {
+					rules = append(rules[:i], rules[i+1:]...)
+					break
+				}
+			}
+			ng, err := gdl.Load(g.File, transform.Print(rules, ""))
+			if err != nil {
+				return nil, err
+			}
+			return ref.New(ng)
+		},
+	})
+}
+
+// TestCheckTransforms: a correct engine plays every rewrite as the
+// original; an engine whose answers hang on the order of the rules is
+// caught by shuffle, one that hangs on names (drops the move that sorts
+// first) by rename; the verdict names the rewrite and the commands that
+// reproduce it.
+func TestCheckTransforms(t *testing.T) {
+	tests := []struct {
+		engine, game string
+		wantCode     int
+		wantDetail   string
+	}{
+		{"tupleprover", "builtin:tictactoe", 0, "10 rewrites play as the original (4 rollouts each): shuffle (seed 1), shuffle (seed 2), adversarial, rename (seed 1), reorder, deor, inline, dedupe, condense, optimise"},
+		{orderSensitive, "builtin:tictactoe", ExitFailure, "transform shuffle (seed 2): the transformed game plays otherwise"},
+		{"prover-" + enginetest.DropLegal, "builtin:tictactoe", ExitFailure, "transform rename (seed 1): the transformed game plays otherwise: legal moves of role 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.engine, func(t *testing.T) {
+			dir := t.TempDir()
+			code, stdout, stderr := run(t, "check", "--engines", tt.engine, "--games", tt.game, "--methods", "transforms", "--budget", "2s", "--results", dir)
+			require.Equal(t, tt.wantCode, code, "stdout: %s\nstderr: %s", stdout, stderr)
+			rows, err := results.LoadCheckRows(dir)
+			require.NoError(t, err)
+			require.Len(t, rows, 1)
+			assert.Contains(t, rows[0].Detail, tt.wantDetail)
+			if tt.wantCode == 0 {
+				assert.Equal(t, results.VerdictOK, rows[0].Verdict)
+				return
+			}
+			assert.Equal(t, results.VerdictMismatch, rows[0].Verdict)
+			assert.Contains(t, rows[0].Reproduce, "gdlperf transform ")
+			assert.Contains(t, rows[0].Reproduce, "--methods transforms --seed 1 --rollouts 4")
+		})
+	}
 }

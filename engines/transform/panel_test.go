@@ -1,0 +1,51 @@
+package transform
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/engines/enginetest"
+	"github.com/gdlperf/gdlperf/engines/gdl"
+)
+
+// TestPanelGamesStayEquivalent runs every transform (seed 1; shuffle also
+// seed 2) on the twenty panel games and plays the original and the
+// transformed game with the prover and the tuple prover (two rollouts).
+// It takes minutes, so -short skips it.
+func TestPanelGamesStayEquivalent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("minutes; make test-all runs it")
+	}
+	shared := enginetest.SharedDir()
+	if shared == "" {
+		t.Skip("../shared not found")
+	}
+	for _, p := range enginetest.SuiteGames[:20] {
+		path := filepath.Join(shared, "gamerepo-mirror", p)
+		src, err := os.ReadFile(path)
+		require.NoError(t, err)
+		g, err := gdl.Load(p, src)
+		require.NoError(t, err)
+		ng := namedGame{p, src, g}
+		type job struct {
+			name string
+			seed uint64
+		}
+		jobs := []job{{Shuffle, 2}}
+		for _, n := range checkedTransforms {
+			jobs = append(jobs, job{n, 1})
+		}
+		for _, j := range jobs {
+			t.Run(filepath.Dir(p)+"/"+j.name, func(t *testing.T) {
+				res, err := Run([]string{j.name}, j.seed, p, src)
+				require.NoError(t, err)
+				for _, e := range engineNames() {
+					requireEquivalent(t, lookup(t, e), ng, res, j.seed, 2)
+				}
+			})
+		}
+	}
+}
