@@ -60,11 +60,16 @@ type Setup struct {
 	Transform     string // results.DefaultTransform when empty
 	TransformSeed uint64
 	Measure       string // results.DefaultMeasure when empty
+	// Jobs is the number of engine processes the campaign ran at once
+	// (gdlperf run --jobs; 1 for old rows): jobs share caches, memory
+	// bandwidth and the chip's power budget, so runs of different jobs are
+	// never pooled nor compared as one setup.
+	Jobs int
 }
 
 func setupOf(r *results.Row) Setup {
 	s := Setup{Mode: r.Mode, Target: r.TargetSeconds, Workload: r.WorkloadName(), Budget: r.WorkloadBudget,
-		Transform: r.TransformName(), Measure: r.MeasureName()}
+		Transform: r.TransformName(), Measure: r.MeasureName(), Jobs: max(r.Jobs, 1)}
 	if s.Mode == "" {
 		s.Mode = "time"
 	}
@@ -104,6 +109,9 @@ func (s Setup) String() string {
 	}
 	if s.Measure != results.DefaultMeasure {
 		parts = append(parts, "measure "+s.Measure)
+	}
+	if s.Jobs > 1 {
+		parts = append(parts, fmt.Sprintf("%d jobs at once", s.Jobs))
 	}
 	return strings.Join(parts, ", ")
 }
