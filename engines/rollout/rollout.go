@@ -1,7 +1,10 @@
 // Package rollout runs the random rollouts that gdlperf measures over an
 // engines.Machine, writes the correctness traces that engines are compared
 // by, and is the engine process of the built-in engines (ARCHITECTURE.md
-// §3 and §4). The protocol itself (result file, trace lines, the rollout
+// §3 and §4): Process.WriteResult and Process.WriteTrace are gdlperf
+// engine run and engine trace, in this process or, for an engine with a
+// program of its own, in that program (Native), whose result they complete
+// with the setup figures. The protocol itself (result file, trace lines, the rollout
 // loop's driver and clock) is package protocol's, which the compiled
 // prover's programs share.
 package rollout

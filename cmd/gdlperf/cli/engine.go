@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gdlperf/gdlperf/engines"
-	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 	"github.com/gdlperf/gdlperf/harness"
@@ -191,27 +189,20 @@ version and errorMessage on failure, with exit status 1.`,
 func runEngineRun(opts *EngineRunOptions) error {
 	e, err := lookupEngine(opts.Engine)
 	if err != nil {
-		res := protocol.NewResult("unknown")
-		res.Set(protocol.KeyErrorMessage, err.Error())
-		if werr := res.WriteFile(opts.Result); werr != nil {
+		if werr := rollout.WriteFailure(opts.Result, "unknown", err); werr != nil {
 			return withCode(ExitFailure, fmt.Errorf("%v; and writing the result file: %v", err, werr))
 		}
 		return err
 	}
 	name, src, err := readGame(opts.Game)
-	var res *protocol.Result
 	if err != nil {
-		res = protocol.NewResult(e.Version)
-		res.Set(protocol.KeyErrorMessage, err.Error())
-	} else if e.Native != nil {
-		return runEngineRunNative(opts, e, name, src)
-	} else {
-		res, err = rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Rollouts: opts.Rollouts, Seed: opts.Seed}.Run()
+		if werr := rollout.WriteFailure(opts.Result, e.Version, err); werr != nil {
+			return withCode(ExitFailure, fmt.Errorf("writing the result file: %w", werr))
+		}
+		return withCode(ExitFailure, err)
 	}
-	if werr := res.WriteFile(opts.Result); werr != nil {
-		return withCode(ExitFailure, fmt.Errorf("writing the result file: %w", werr))
-	}
-	if err != nil {
+	p := rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Rollouts: opts.Rollouts, Seed: opts.Seed}
+	if err := p.WriteResult(opts.Result, opts.IO.Out, opts.IO.Err); err != nil {
 		return withCode(ExitFailure, err)
 	}
 	return nil
@@ -264,22 +255,8 @@ func runEngineTrace(opts *EngineTraceOptions) error {
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
-	if e.Native != nil {
-		return runEngineTraceNative(opts, e, name, src)
-	}
-	g, err := gdl.Load(name, src)
-	if err != nil {
-		return withCode(ExitFailure, err)
-	}
-	m, err := e.New(g)
-	if err != nil {
-		return withCode(ExitFailure, err)
-	}
-	// The trace is kept even when the game failed: its last line says where.
-	err = protocol.WriteTrace(opts.Trace, opts.IO.Out, func(w io.Writer) error {
-		return rollout.Trace(w, m, e.Name, e.Version, opts.Seed, opts.Rollouts)
-	})
-	if err != nil {
+	p := rollout.Process{Engine: e, File: name, Rules: src, Rollouts: opts.Rollouts, Seed: opts.Seed}
+	if err := p.WriteTrace(opts.Trace, opts.IO.Out, opts.IO.Err); err != nil {
 		return withCode(ExitFailure, err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/propnet"
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/engines/rollout"
 	"github.com/gdlperf/gdlperf/harness"
 )
 
@@ -111,11 +112,12 @@ func runNativeInfo(opts *EngineInfoOptions, e engines.Engine) error {
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
-	prog, file, setupMs, cleanup, err := prepareNative(e, name, src)
-	defer cleanup()
+	n, err := rollout.PrepareNative(e, name, src)
 	if err != nil {
 		return withCode(ExitFailure, fmt.Errorf("%s: %w", name, err))
 	}
+	defer n.Close()
+	prog, setupMs := n.Program, n.SetupMillis
 	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(w, "game\t%s\n", name)
 	fmt.Fprintf(w, "engine\t%s %s\n", e.Name, e.Version)
@@ -139,7 +141,7 @@ func runNativeInfo(opts *EngineInfoOptions, e engines.Engine) error {
 	defer os.RemoveAll(dir)
 	harness.MarkOwner(dir) // so that a later campaign removes it if this process is killed
 	result := filepath.Join(dir, "result.txt")
-	runErr := runNative(prog.Path, []string{"-rollouts", "1", file, result, "0"}, io.Discard, opts.IO.Err)
+	runErr := n.Run([]string{"-rollouts", "1", n.File, result, "0"}, io.Discard, opts.IO.Err)
 	text, _ := os.ReadFile(result)
 	res, _ := protocol.Parse(string(text))
 	if msg, ok := res.Get(protocol.KeyErrorMessage); ok {

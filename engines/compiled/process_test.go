@@ -10,19 +10,30 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gdlperf/gdlperf/cmd/gdlperf/cli"
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/builtingames"
+	_ "github.com/gdlperf/gdlperf/engines/compiled"
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	_ "github.com/gdlperf/gdlperf/engines/prover"
+	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
-// TestCLI runs gdlperf engine run and engine trace with the compiled
-// engine, as the harness does: the result file gets the setup figures and
-// the trace is the prover's.
-func TestCLI(t *testing.T) {
+// TestEngineProcess runs the engine process of gdlperf engine run and
+// engine trace (rollout.Process) with the compiled engine, as the harness
+// does: the result file gets the setup figures and the trace is the
+// prover's.
+func TestEngineProcess(t *testing.T) {
 	dir := t.TempDir()
 	res := filepath.Join(dir, "result.txt")
 	var out, errb bytes.Buffer
-	code := cli.Main([]string{"engine", "run", "--rollouts", "3", "compiled", "builtin:tictactoe", res, "0"}, nil, &out, &errb)
-	require.Equal(t, 0, code, errb.String())
+	process := func(engine, game string, rollouts int, seed uint64) rollout.Process {
+		e, ok := engines.Lookup(engine)
+		require.True(t, ok, engine)
+		b, ok := builtingames.Get(game)
+		require.True(t, ok, game)
+		return rollout.Process{Engine: e, File: b.File, Rules: b.Rules, Rollouts: rollouts, Seed: seed}
+	}
+	require.NoError(t, process("compiled", "tictactoe", 3, 1).WriteResult(res, &out, &errb), errb.String())
 	b, err := os.ReadFile(res)
 	require.NoError(t, err)
 	r, garbage := protocol.Parse(string(b))
@@ -35,8 +46,7 @@ func TestCLI(t *testing.T) {
 	traces := map[string]string{}
 	for _, e := range []string{"prover", "compiled"} {
 		path := filepath.Join(dir, e+".jsonl")
-		code := cli.Main([]string{"engine", "trace", "--seed", "4", "--rollouts", "3", e, "builtin:connectfour", path}, nil, &out, &errb)
-		require.Equal(t, 0, code, errb.String())
+		require.NoError(t, process(e, "connectfour", 3, 4).WriteTrace(path, &out, &errb), errb.String())
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
 		traces[e] = string(b)
