@@ -62,6 +62,9 @@ type Campaign struct {
 	// CPUs, when set, runs len(CPUs) engine processes at once, each pinned
 	// to a CPU of its own (gdlperf run --jobs); Child.CPU is then ignored.
 	CPUs []int
+	// Counter counts the instructions of the runs measured in
+	// instructions (Dims.Measure); nil = DetectCounter once.
+	Counter *Counter
 	// Measure is how runs are measured: the harness's version, the
 	// concurrency and the CPU share under which a run is contended.
 	Measure Measurement
@@ -206,7 +209,16 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 		}
 		p.starting(r)
 		mu.Unlock()
-		row, out, err := c.runOne(ctx, r, dir, children[w], now)
+		var (
+			row *results.Row
+			out Outcome
+			err error
+		)
+		if r.Dims.Measure == results.MeasureInstructions {
+			row, out, err = c.runInstructions(ctx, r, dir, children[w], now, c.Counter)
+		} else {
+			row, out, err = c.runOne(ctx, r, dir, children[w], now)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		switch {

@@ -132,6 +132,10 @@ func (p *progress) finished(r Run, row *results.Row) {
 		return
 	}
 	what := fmt.Sprintf("%.0f states/s", row.StatesPerSecond())
+	if row.IsInstructions() {
+		// Its times are of a counted (slowed) run: the count is its figure.
+		what = fmt.Sprintf("%s instructions/rollout (%s)", row.InstructionsPerOp, row.Counter)
+	}
 	if row.Contended {
 		what += fmt.Sprintf(" (contended: %s of a CPU)", row.CPUShare)
 	}

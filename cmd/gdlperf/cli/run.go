@@ -48,6 +48,9 @@ type RunOptions struct {
 	CPUs           string
 	RerunContended int
 	ContendedBelow float64
+	Measure        MeasureOptions
+	// measured is what Measure resolved to (planRun).
+	measured MeasureChoice
 }
 
 // NewCmdRun builds "gdlperf run", the main job.
@@ -96,7 +99,9 @@ bandwidth and the chip's power budget (turbo), so rates under --jobs are
 lower and noisier than alone; rows record the jobs and the CPU, and verdicts
 never mix rows of different jobs. Measure with --jobs 1 when the figures are
 the point, use --jobs for correctness sweeps and rough rankings.
---memory-limit is per job.`,
+--memory-limit is per job.
+
+` + measureHelp,
 		Example: `  # every built-in engine on the built-in games, 2 s per run (no network)
   gdlperf run --games builtin --seconds 2
   # the panel as reported: 30 s runs, 3 interleaved repetitions
@@ -132,6 +137,7 @@ the point, use --jobs for correctness sweeps and rough rankings.
 // addRunFlags binds the flags that shape a campaign; gdlperf slurm passes
 // them on to the gdlperf run of every array task.
 func addRunFlags(f *pflag.FlagSet, opts *RunOptions) {
+	addMeasureFlags(f, &opts.Measure)
 	f.StringSliceVar(&opts.Engines, "engines", nil, "engines to run: built-in names or names from --manifest (default: every built-in engine)")
 	f.StringVar(&opts.Manifest, "manifest", "", "TOML or JSON manifest of external engines (default: ./engines.toml or ./engines.json if present)")
 	f.StringSliceVar(&opts.Games, "games", []string{"builtin"}, gamesHelp)
@@ -257,7 +263,12 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 	if opts.Jobs < 0 || opts.RerunContended < 0 || opts.ContendedBelow < 0 || opts.ContendedBelow > 1 {
 		return nil, withCode(ExitUsage, errors.New("--jobs and --rerun-contended must not be negative, --contended-below is a share from 0 to 1"))
 	}
-	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: opts.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed}}
+	mc, err := opts.Measure.resolve(context.Background(), opts.Rollouts, opts.IO.Err)
+	if err != nil {
+		return nil, err
+	}
+	opts.measured = mc
+	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: mc.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed}}
 	if opts.Shard != "" {
 		s, err := harness.ParseShard(opts.Shard)
 		if err != nil {
@@ -265,7 +276,6 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 		}
 		p.Options.Shard = s
 	}
-	var err error
 	p.Engines, err = selectEngineVersions(opts.Engines, opts.Manifest)
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
@@ -290,7 +300,7 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 		return nil, withCode(ExitUsage, errors.New("no games selected"))
 	}
 	p.Games = games
-	p.Runs = harness.Plan(games, p.Engines, p.Options)
+	p.Runs = harness.WithMeasure(harness.Plan(games, p.Engines, p.Options), p.Options, mc.Dims)
 	p.Limit = opts.Limit
 	if p.Limit == 0 {
 		p.Limit = harness.Limit(p.Options)

@@ -629,3 +629,29 @@ func TestRunJobsSurviveKill(t *testing.T) {
 		assert.Equal(t, 1, keys[b.RunKey])
 	}
 }
+
+// gdlperf run --measure instructions counts the instructions per rollout of
+// a fixed-work engine with the counter the machine has, and the row says so.
+func TestRunMeasureInstructions(t *testing.T) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		if _, err := os.Stat("/sys/bus/event_source/devices/cpu"); err != nil {
+			t.Skip("no instruction counter here: valgrind is not installed and there are no hardware counters")
+		}
+	}
+	dir := t.TempDir()
+	code, _, stderr := run(t, "run", "--engines", "prover", "--games", "builtin:tictactoe", "--measure", "instructions", "--rollouts", "20", "--results", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "counting instructions with")
+	assert.Regexp(t, `instructions/rollout \((valgrind|perf)\)`, stderr)
+	rows, _, err := results.LoadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	r := rows[0]
+	assert.Equal(t, results.StatusOK, r.Status, r.ErrorMessage)
+	assert.Equal(t, results.MeasureInstructions, r.Measure)
+	assert.Contains(t, []string{"valgrind", "perf"}, r.Counter)
+	per, ok := r.PerOp()
+	require.True(t, ok)
+	assert.Greater(t, per, 1000.0, "a tic-tac-toe rollout of the prover takes far more than a thousand instructions")
+	assert.Equal(t, 20, r.TargetRollouts)
+}
