@@ -234,8 +234,15 @@ BenchmarkGame/game=REPO:key:hash/engine=NAME/version=V-GOMAXPROCS, with ns/op
 (per state change) and states/s, and the machine as configuration lines.
 
   gdlperf results export > all.txt
-  benchstat -col /engine -filter '/version:1.0' all.txt
-  benchstat -col /version -filter '/engine:prover' all.txt
+  # engines side by side, a row per game
+  benchstat -col /engine -row /game all.txt
+  # the versions of one engine side by side (built-in engines' versions
+  # are hashes of their code: see gdlperf engine list)
+  benchstat -filter /engine:prover -col /version -row /game all.txt
+
+(tested: results.TestExportForBenchstat reads the export with benchstat's
+own parser and projections). Rows measured in instructions give
+instructions/op instead of ns/op.
 
 The other formats write every row: csv (all columns), json (an array of
 objects keyed by column) and markdown (a table of the runs).`,
