@@ -6,6 +6,7 @@ package engines
 import (
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/gdlperf/gdlperf/engines/gdl"
@@ -57,6 +58,34 @@ type Machine interface {
 type Roller interface {
 	Machine
 	Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error)
+}
+
+// Searcher is a Machine whose states have an exact key of their own,
+// cheaper to make than their facts, for the transposition tables of search
+// (package workload).
+//
+// Search keeps states and asks about them again, in any order, after other
+// calls: a State returned by Initial or Next must stay valid, and answer the
+// same, for as long as it is referenced. Every built-in engine's states are
+// immutable values (the propnet's fast mode moves its one network to a
+// state from whichever it holds); an engine whose states are not must not
+// be searched.
+type Searcher interface {
+	Machine
+	// StateKey returns a key of s: two states of this machine have the
+	// same key exactly when they have the same facts (StateFacts). Keys
+	// of different machines are not comparable.
+	StateKey(s State) string
+}
+
+// StateKey returns the key of s in m: m's own (Searcher), or else the
+// state's facts joined by newlines (a canonical term has none), which every
+// Machine can give.
+func StateKey(m Machine, s State) string {
+	if k, ok := m.(Searcher); ok {
+		return k.StateKey(s)
+	}
+	return strings.Join(m.StateFacts(s), "\n")
 }
 
 // ErrorKind classifies game errors (protocol.ErrorKind: the compiled
