@@ -111,8 +111,8 @@ func (x *checkIndex) verdict(game string, v Version) string {
 }
 
 // markMismatches marks the cells whose version had a mismatch on the game.
-func (c *Campaign) markMismatches(x *checkIndex) {
-	for _, m := range c.Machines {
+func (c *Analysis) markMismatches(x *checkIndex) {
+	for _, m := range c.Groups {
 		for k, cell := range m.cells {
 			if x.verdicts[k] == results.VerdictMismatch {
 				cell.Wrong = true
@@ -214,13 +214,6 @@ func references(rows []*results.CheckRow) string {
 
 // ---- views ----
 
-// verdictCount is the number of games (or checks) with one verdict.
-type verdictCount struct {
-	verdictStyle
-	N     int
-	Games []link
-}
-
 // mismatchRow is one mismatch: where, what differed and how to see it again.
 type mismatchRow struct {
 	Who                     link // the game (engine page) or engine version (game page)
@@ -249,26 +242,6 @@ type problemRow struct {
 	Who            link
 	Method, Detail string
 	verdictStyle
-}
-
-// methodRow counts one method's checks by verdict.
-type methodRow struct {
-	Method           string
-	Counts           []int // in checkVerdictOrder
-	Rollouts, States int   // compared, over the checks
-}
-
-// correctnessView is the Correctness section of an engine version's page.
-type correctnessView struct {
-	Checked    bool
-	Reference  string
-	Games      []verdictCount // games by folded verdict, in checkVerdictOrder
-	Methods    []methodRow
-	Mismatches []mismatchRow
-	Problems   []problemRow
-	NotChecked []link // games the version ran that were never checked
-	WrongRuns  []link // games where runs of the version have status wrong
-	Styles     []verdictStyle
 }
 
 func styles() []verdictStyle {
@@ -305,192 +278,6 @@ func viewProblem(r *results.CheckRow, who link) problemRow {
 	return problemRow{Who: who, Method: r.Method, Detail: r.Detail, verdictStyle: styleOf(r.Verdict)}
 }
 
-// correctness builds the Correctness section of v's page.
-func (b *builder) correctness(v Version) correctnessView {
-	x := b.checks
-	rows := x.byVersion[v]
-	cv := correctnessView{Checked: len(rows) > 0, Reference: references(rows), Styles: styles()}
-	games := map[string][]link{}
-	methods := map[string]*methodRow{}
-	var methodNames []string
-	seen := map[string]bool{}
-	for _, r := range rows {
-		if !seen[r.GameKey] {
-			seen[r.GameKey] = true
-			verdict := x.verdict(r.GameKey, v)
-			games[verdict] = append(games[verdict], b.gameLinkOrText(r.GameKey))
-		}
-		mr := methods[r.Method]
-		if mr == nil {
-			mr = &methodRow{Method: r.Method, Counts: make([]int, len(checkVerdictOrder))}
-			methods[r.Method] = mr
-			methodNames = append(methodNames, r.Method)
-		}
-		if i := slices.Index(checkVerdictOrder, r.Verdict); i >= 0 {
-			mr.Counts[i]++
-		} else {
-			mr.Counts[len(checkVerdictOrder)-1]++
-		}
-		mr.Rollouts += r.Rollouts
-		mr.States += r.States
-		switch r.Verdict {
-		case results.VerdictMismatch:
-			cv.Mismatches = append(cv.Mismatches, viewMismatch(r, b.gameLinkOrText(r.GameKey)))
-		case results.VerdictOK:
-		default:
-			cv.Problems = append(cv.Problems, viewProblem(r, b.gameLinkOrText(r.GameKey)))
-		}
-	}
-	for _, verdict := range checkVerdictOrder {
-		cv.Games = append(cv.Games, verdictCount{verdictStyle: verdictStyles[verdict], N: len(games[verdict]), Games: games[verdict]})
-	}
-	for _, verdict := range sortedKeys(keysOf(games)) {
-		if !slices.Contains(checkVerdictOrder, verdict) {
-			cv.Games = append(cv.Games, verdictCount{verdictStyle: styleOf(verdict), N: len(games[verdict]), Games: games[verdict]})
-		}
-	}
-	slices.SortFunc(methodNames, func(a, b string) int { return cmp.Or(cmp.Compare(methodRank(a), methodRank(b)), cmp.Compare(a, b)) })
-	for _, m := range methodNames {
-		cv.Methods = append(cv.Methods, *methods[m])
-	}
-	for _, g := range b.gamesOf(v) {
-		if !seen[g] {
-			cv.NotChecked = append(cv.NotChecked, gameLink(g))
-		}
-		for _, m := range b.c.Machines {
-			if c := m.Cell(g, v); c != nil && slices.ContainsFunc(c.Runs, func(r *results.Row) bool { return r.Status == results.StatusWrong }) {
-				cv.WrongRuns = append(cv.WrongRuns, gameLink(g))
-				break
-			}
-		}
-	}
-	return cv
-}
-
-// gamesOf returns the games v ran on any machine, sorted.
-func (b *builder) gamesOf(v Version) []string {
-	var out []string
-	for _, g := range b.games {
-		for _, m := range b.c.Machines {
-			if m.Cell(g, v) != nil {
-				out = append(out, g)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// gameVerdictRow is an engine version's verdict on the game of a game page.
-type gameVerdictRow struct {
-	Version link
-	verdictStyle
-	Methods []string // "trace ✓ 63 rollouts"
-	Detail  string   // the first mismatch's or error's
-	Wrong   bool     // struck out on this page
-}
-
-// gameCorrectnessView is the Correctness section of a game's page.
-type gameCorrectnessView struct {
-	Checked    bool
-	Reference  string
-	Versions   []gameVerdictRow
-	Mismatches []mismatchRow
-	Problems   []problemRow
-}
-
-// gameCorrectness builds the Correctness section of game's page: every
-// version that ran or was checked on it.
-func (b *builder) gameCorrectness(game string) gameCorrectnessView {
-	x := b.checks
-	var all []*results.CheckRow
-	vs := map[Version]bool{}
-	for _, m := range b.c.Machines {
-		for _, v := range m.Versions {
-			if m.Cell(game, v) != nil {
-				vs[v] = true
-			}
-		}
-	}
-	for _, v := range x.versions {
-		if len(x.byCell[cellKey{game, v}]) > 0 {
-			vs[v] = true
-		}
-	}
-	versions := make([]Version, 0, len(vs))
-	for v := range vs {
-		versions = append(versions, v)
-	}
-	b.sortVersions(versions)
-	gv := gameCorrectnessView{}
-	for _, v := range versions {
-		rows := x.byCell[cellKey{game, v}]
-		all = append(all, rows...)
-		row := gameVerdictRow{Version: versionLink(v)}
-		if len(rows) == 0 {
-			row.verdictStyle = verdictStyle{Word: "never checked"}
-			gv.Versions = append(gv.Versions, row)
-			continue
-		}
-		gv.Checked = true
-		verdict := x.verdict(game, v)
-		row.verdictStyle = styleOf(verdict)
-		row.Wrong = verdict == results.VerdictMismatch
-		for _, r := range rows {
-			row.Methods = append(row.Methods, methodNote(r))
-			if row.Detail == "" && r.Verdict == verdict && verdict != results.VerdictOK {
-				row.Detail = r.Method + ": " + r.Detail
-			}
-			switch r.Verdict {
-			case results.VerdictMismatch:
-				gv.Mismatches = append(gv.Mismatches, viewMismatch(r, versionLink(v)))
-			case results.VerdictOK:
-			default:
-				gv.Problems = append(gv.Problems, viewProblem(r, versionLink(v)))
-			}
-		}
-		gv.Versions = append(gv.Versions, row)
-	}
-	gv.Reference = references(all)
-	return gv
-}
-
-// indexCorrectnessRow counts the verdicts of one engine version's games.
-type indexCorrectnessRow struct {
-	Version    link
-	Reference  string
-	Counts     []countView // games by folded verdict, in checkVerdictOrder
-	NotChecked int         // games it ran that were never checked
-}
-
-// countView is a number in a table, with a class when it is bad news.
-type countView struct {
-	N     int
-	Class string
-}
-
-// indexCorrectness is the correctness table of the index: every version
-// that ran or was checked.
-func (b *builder) indexCorrectness() []indexCorrectnessRow {
-	var out []indexCorrectnessRow
-	for _, v := range b.versions {
-		cv := b.correctness(v)
-		row := indexCorrectnessRow{Version: versionLink(v), Reference: cv.Reference, NotChecked: len(cv.NotChecked)}
-		for i, g := range cv.Games {
-			if i < len(checkVerdictOrder) {
-				row.Counts = append(row.Counts, countView{N: g.N})
-			} else {
-				row.Counts[len(checkVerdictOrder)-1].N += g.N // an unknown verdict counts as unchecked
-			}
-		}
-		if row.Counts[1].N > 0 {
-			row.Counts[1].Class = "bad" // mismatches
-		}
-		out = append(out, row)
-	}
-	return out
-}
-
 // cellMark is the correctness mark of a matrix cell: the verdict's, or ✗
 // when no check row says so but a run was marked wrong.
 func (b *builder) cellMark(c *Cell, game string, v Version) (verdictStyle, string) {
@@ -503,9 +290,6 @@ func (b *builder) cellMark(c *Cell, game string, v Version) (verdictStyle, strin
 	}
 	return verdictStyle{}, ""
 }
-
-// wrongNote says why a speed is struck out.
-const wrongNote = "the version disagreed with the reference on this game, so its speed is no valid measurement (left out of ranks, medians and geometric means)"
 
 func keysOf[K comparable, V any](m map[K]V) map[K]bool {
 	out := make(map[K]bool, len(m))

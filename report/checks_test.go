@@ -41,7 +41,7 @@ func TestWrongRunsAreFailuresNotMeasurements(t *testing.T) {
 	require.Equal(t, 7, wrongTic)
 	require.Equal(t, 2, wrongC4)
 	_, before := fixture(t)
-	c := Analyze(rows)
+	c := Analyse(rows)
 	m := machine(t, c, rt.Machine1)
 	assert.Equal(t, machine(t, before, rt.Machine1).Failed+9, m.Failed, "wrong runs are failed runs")
 
@@ -101,7 +101,7 @@ func TestMismatchExcludedFromGeomean(t *testing.T) {
 	}
 	geo := math.Exp(sum / float64(len(want)))
 
-	c := Analyze(rows)
+	c := Analyse(rows)
 	c.markMismatches(newCheckIndex(rt.CheckRows()))
 	p := ComparePair(machine(t, c, rt.Machine1), propnet3, prover1)
 	assert.Equal(t, 4, p.Summary.Compared)

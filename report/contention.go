@@ -51,7 +51,7 @@ func contended(r *results.Row) (bool, string) {
 // Setup is what a run measured beyond its game and engine: the mode and
 // its target, the workload, the rule transform and the measure. Runs of two
 // setups are never pooled into one median, nor compared with each other: a
-// Machine holds the runs of one fingerprint and one setup.
+// Group holds the runs of one fingerprint and one setup.
 type Setup struct {
 	Mode          string // "time" or "rollouts" ("" read as time)
 	Target        int    // seconds in time mode, rollouts in rollouts mode

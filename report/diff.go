@@ -274,7 +274,7 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 		return nil, fmt.Errorf("%s has no results", new.Label)
 	}
 	ref := cmp.Or(o.Reference, DefaultReference)
-	co, cn := Analyze(old.Rows), Analyze(new.Rows)
+	co, cn := Analyse(old.Rows), Analyse(new.Rows)
 	eo, err := oneVersionEach(co, old.Label)
 	if err != nil {
 		return nil, err
@@ -361,12 +361,12 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 	return d, nil
 }
 
-type machinePair struct{ old, new *Machine }
+type machinePair struct{ old, new *Group }
 
 // diffTable compares old on mp.old with new on mp.new, game by game, NEW's
 // rates divided by factor.
 func diffTable(mp machinePair, old, new Version, factor, noise float64) *DiffTable {
-	t := &DiffTable{OldMachine: mp.old.ID, NewMachine: mp.new.ID, Setup: mp.old.Setup, Old: old, New: new, Factor: factor, counts: map[Verdict]int{}}
+	t := &DiffTable{OldMachine: mp.old.Machine, NewMachine: mp.new.Machine, Setup: mp.old.Setup, Old: old, New: new, Factor: factor, counts: map[Verdict]int{}}
 	games := map[string]bool{}
 	for _, g := range mp.old.Games {
 		if mp.old.Cell(g, old) != nil {
@@ -411,13 +411,13 @@ func diffTable(mp machinePair, old, new Version, factor, noise float64) *DiffTab
 }
 
 // pairMachines pairs the machines (fingerprint and setup) of the sides.
-func pairMachines(d *Diff, co, cn *Campaign, oldLabel, newLabel string, cross bool) ([]machinePair, error) {
+func pairMachines(d *Diff, co, cn *Analysis, oldLabel, newLabel string, cross bool) ([]machinePair, error) {
 	var machines []machinePair
-	ids := func(c *Campaign) []string {
+	ids := func(c *Analysis) []string {
 		var out []string
-		for _, m := range c.Machines {
-			if !slices.Contains(out, m.ID) {
-				out = append(out, m.ID)
+		for _, m := range c.Groups {
+			if !slices.Contains(out, m.Machine) {
+				out = append(out, m.Machine)
 			}
 		}
 		return out
@@ -437,25 +437,25 @@ func pairMachines(d *Diff, co, cn *Campaign, oldLabel, newLabel string, cross bo
 		}
 		d.Warnings = append(d.Warnings, fmt.Sprintf("comparing machine %s (%s) with machine %s (%s): the ratios include the difference of the machines", plain(io[0]), oldLabel, plain(in[0]), newLabel))
 	}
-	sameMachine := func(a, b *Machine) bool { return a.Setup == b.Setup && (a.ID == b.ID || !common) }
-	for _, mo := range co.Machines {
-		if i := slices.IndexFunc(cn.Machines, func(m *Machine) bool { return sameMachine(mo, m) }); i >= 0 {
-			machines = append(machines, machinePair{mo, cn.Machines[i]})
+	sameMachine := func(a, b *Group) bool { return a.Setup == b.Setup && (a.Machine == b.Machine || !common) }
+	for _, mo := range co.Groups {
+		if i := slices.IndexFunc(cn.Groups, func(m *Group) bool { return sameMachine(mo, m) }); i >= 0 {
+			machines = append(machines, machinePair{mo, cn.Groups[i]})
 		}
 	}
 	for _, c := range []struct {
-		camp, other *Campaign
+		camp, other *Analysis
 		label       string
 	}{{co, cn, oldLabel}, {cn, co, newLabel}} {
-		for _, m := range c.camp.Machines {
+		for _, m := range c.camp.Groups {
 			switch {
-			case slices.ContainsFunc(c.other.Machines, func(x *Machine) bool { return sameMachine(m, x) }):
-			case common && !slices.ContainsFunc(c.other.Machines, func(x *Machine) bool { return x.ID == m.ID }):
-				if !slices.Contains(d.Warnings, fmt.Sprintf("machine %s is only in %s: its runs are not compared", plain(m.ID), c.label)) {
-					d.Warnings = append(d.Warnings, fmt.Sprintf("machine %s is only in %s: its runs are not compared", plain(m.ID), c.label))
+			case slices.ContainsFunc(c.other.Groups, func(x *Group) bool { return sameMachine(m, x) }):
+			case common && !slices.ContainsFunc(c.other.Groups, func(x *Group) bool { return x.Machine == m.Machine }):
+				if !slices.Contains(d.Warnings, fmt.Sprintf("machine %s is only in %s: its runs are not compared", plain(m.Machine), c.label)) {
+					d.Warnings = append(d.Warnings, fmt.Sprintf("machine %s is only in %s: its runs are not compared", plain(m.Machine), c.label))
 				}
 			default:
-				d.Warnings = append(d.Warnings, fmt.Sprintf("runs of %s on machine %s are only in %s: runs of different setups are never pooled or compared", m.Setup, plain(m.ID), c.label))
+				d.Warnings = append(d.Warnings, fmt.Sprintf("runs of %s on machine %s are only in %s: runs of different setups are never pooled or compared", m.Setup, plain(m.Machine), c.label))
 			}
 		}
 	}
@@ -465,9 +465,9 @@ func pairMachines(d *Diff, co, cn *Campaign, oldLabel, newLabel string, cross bo
 	return machines, nil
 }
 
-func setupList(c *Campaign) string {
+func setupList(c *Analysis) string {
 	var s []string
-	for _, m := range c.Machines {
+	for _, m := range c.Groups {
 		if x := m.Setup.String(); !slices.Contains(s, x) {
 			s = append(s, x)
 		}
@@ -497,7 +497,7 @@ func scaled(c *Cell, f float64) *Cell {
 // each side.
 type calibrator struct {
 	ref           string
-	old, new      *Campaign
+	old, new      *Analysis
 	oldLb, newLb  string
 	isComparedOne bool // the reference is the one engine compared
 }
@@ -517,19 +517,19 @@ func newCalibrator(old, new Side, ref string, isCompared bool) *calibrator {
 		}
 		return out
 	}
-	return &calibrator{ref: ref, old: Analyze(pick(old)), new: Analyze(pick(new)), oldLb: old.Label, newLb: new.Label, isComparedOne: isCompared}
+	return &calibrator{ref: ref, old: Analyse(pick(old)), new: Analyse(pick(new)), oldLb: old.Label, newLb: new.Label, isComparedOne: isCompared}
 }
 
 // factor is the machine factor between two machines of the sides: the
 // geometric mean over the games the reference ran on both of its rate in
 // NEW over its rate in OLD, with a note saying where it came from.
-func (c *calibrator) factor(mo, mn *Machine) (float64, string, error) {
+func (c *calibrator) factor(mo, mn *Group) (float64, string, error) {
 	if c.isComparedOne {
 		return 0, "", fmt.Errorf("the reference engine %s is the engine compared; name another with --reference", plain(c.ref))
 	}
-	find := func(camp *Campaign, m *Machine, label string) (*Machine, Version, error) {
-		for _, x := range camp.Machines {
-			if x.ID != m.ID || x.Setup != m.Setup {
+	find := func(camp *Analysis, m *Group, label string) (*Group, Version, error) {
+		for _, x := range camp.Groups {
+			if x.Machine != m.Machine || x.Setup != m.Setup {
 				continue
 			}
 			if len(x.Versions) > 1 {
@@ -537,7 +537,7 @@ func (c *calibrator) factor(mo, mn *Machine) (float64, string, error) {
 			}
 			return x, x.Versions[0], nil
 		}
-		return nil, Version{}, fmt.Errorf("%s has no runs of the reference engine %s on machine %s in %s", label, plain(c.ref), plain(machineName(m.ID)), m.Setup)
+		return nil, Version{}, fmt.Errorf("%s has no runs of the reference engine %s on machine %s in %s", label, plain(c.ref), plain(machineName(m.Machine)), m.Setup)
 	}
 	ro, vo, err := find(c.old, mo, c.oldLb)
 	if err != nil {
@@ -600,7 +600,7 @@ func verdict(g *PairGame, noise float64) Verdict {
 
 // oneVersionEach returns the engine versions of c, one per engine, or an
 // error naming an engine with several versions.
-func oneVersionEach(c *Campaign, label string) ([]Version, error) {
+func oneVersionEach(c *Analysis, label string) ([]Version, error) {
 	var out []Version
 	for _, v := range c.Versions {
 		if len(out) > 0 && out[len(out)-1].Engine == v.Engine {

@@ -1,6 +1,28 @@
 // Package report turns result rows into statistics, a static HTML site and
 // version comparisons (ARCHITECTURE.md §7).
 //
+// The API. Analyse groups rows into an Analysis: one Group per machine
+// fingerprint and Setup, each holding a Cell per (game, Version) with its
+// runs and statistics. ComparePair compares two versions within one Group
+// game by game (a Pair of PairGames, aggregated by Summarize into a
+// PairSummary); CompareSides compares two sets of rows (Side) for gdlperf
+// compare and returns a Diff of DiffTables with a Verdict per game, which
+// WriteText prints. Render builds the static Site (Pages, Write) with the
+// options WithBaseline, WithTitle, WithSources, WithGameInfo and
+// WithVerdicts. SeqTest and SeqDesign are the sequential test of gdlperf ab
+// (sequential.go). The Format* functions print figures as every page and
+// table does.
+//
+// The files. model.go (Analyse, Group, Cell), contention.go (contended runs,
+// Setup), pair.go (ComparePair, Summarize), inference.go (intervals, Holm),
+// diff.go (CompareSides), sequential.go; the site: site.go (Render, Site,
+// templates), page.go (what every page shares: the builder, links, the
+// machine facts and pair summaries), one file per page with its view types
+// and its correctness decorations (page_index.go, page_engine.go,
+// page_game.go, page_pair.go) and its template (templates/index.tmpl, ...;
+// common.tmpl holds the shared pieces), checks.go (the correctness rows of
+// gdlperf check, indexed), chart.go (the gonum/plot charts), format.go.
+//
 // Statistics. Rows are grouped by machine fingerprint and setup first: no
 // median, interval or ratio ever mixes rows of two machines, nor runs of two
 // lengths, modes, workloads, transforms or measures (Setup; a failed

@@ -40,9 +40,9 @@ func load2016(t testing.TB) []results.Row {
 // made gdl-perf print 0.0).
 func TestGdlPerf2016(t *testing.T) {
 	rows := load2016(t)
-	c := Analyze(rows)
-	require.Len(t, c.Machines, 1)
-	m := c.Machines[0]
+	c := Analyse(rows)
+	require.Len(t, c.Groups, 1)
+	m := c.Groups[0]
 	require.Len(t, m.Versions, 15)
 	prover := c.VersionsOf("GGP_BASE_PROVER")
 	sancho := c.VersionsOf("SANCHO_DEAD_RECKONING_PROPNET")

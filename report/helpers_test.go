@@ -30,16 +30,16 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 // fixture returns the fixed rows and the campaign of them.
-func fixture(t testing.TB) ([]results.Row, *Campaign) {
+func fixture(t testing.TB) ([]results.Row, *Analysis) {
 	t.Helper()
 	rows := reporttest.Rows()
-	return rows, Analyze(rows)
+	return rows, Analyse(rows)
 }
 
-func machine(t testing.TB, c *Campaign, id string) *Machine {
+func machine(t testing.TB, c *Analysis, id string) *Group {
 	t.Helper()
-	for _, m := range c.Machines {
-		if m.ID == id {
+	for _, m := range c.Groups {
+		if m.Machine == id {
 			return m
 		}
 	}

@@ -18,9 +18,9 @@ func TestJobsAreASetup(t *testing.T) {
 		together[i].RunKey += "/jobs2"
 	}
 	alone[0].Jobs = 1 // 0 (old rows) and 1 are one setup
-	c := Analyze(concat(alone, together))
-	require.Len(t, c.Machines, 2)
-	assert.Equal(t, "2 s", c.Machines[0].Setup.String())
-	assert.Equal(t, "2 s, 2 jobs at once", c.Machines[1].Setup.String())
-	assert.Len(t, c.Machines[0].Cell(game, Version{"e", "1"}).Runs, 5)
+	c := Analyse(concat(alone, together))
+	require.Len(t, c.Groups, 2)
+	assert.Equal(t, "2 s", c.Groups[0].Setup.String())
+	assert.Equal(t, "2 s, 2 jobs at once", c.Groups[1].Setup.String())
+	assert.Len(t, c.Groups[0].Cell(game, Version{"e", "1"}).Runs, 5)
 }

@@ -126,12 +126,13 @@ func (c *Cell) FirstError() *results.Row {
 	return nil
 }
 
-// Machine is the results of one machine fingerprint in one setup (mode,
-// target, workload, transform, measure): ratios and intervals are only ever
-// computed within one Machine, so runs of 2 s and of 3 s, or of two
-// workloads, are never pooled.
-type Machine struct {
-	ID         string
+// Group is the results of one machine fingerprint in one setup (mode,
+// target, workload, transform, measure): the runs that may be compared with
+// each other. Ratios and intervals are only ever computed within one Group,
+// so runs of two machines, of 2 s and of 3 s, or of two workloads, are never
+// pooled.
+type Group struct {
+	Machine    string // the machine fingerprint
 	Setup      Setup
 	Hosts      []string // distinct values seen, sorted
 	CPUModels  []string
@@ -155,32 +156,33 @@ type cellKey struct {
 }
 
 // Cell returns the cell of game and v, or nil when v never ran game here.
-func (m *Machine) Cell(game string, v Version) *Cell { return m.cells[cellKey{game, v}] }
+func (m *Group) Cell(game string, v Version) *Cell { return m.cells[cellKey{game, v}] }
 
-// Has says whether v ran on this machine.
-func (m *Machine) Has(v Version) bool { return slices.Contains(m.Versions, v) }
+// Has says whether v ran in this group.
+func (m *Group) Has(v Version) bool { return slices.Contains(m.Versions, v) }
 
-// Campaign is every row, grouped by machine and setup.
-type Campaign struct {
-	Machines []*Machine // by ID, then setup
-	Runs     int
-	Failed   int
+// Analysis is every row, grouped by machine and setup, with the statistics
+// of every cell: what Analyse returns.
+type Analysis struct {
+	Groups []*Group // by machine, then setup
+	Runs   int
+	Failed int
 	// Versions are all engine versions, by engine name, then oldest first
 	// (by the earliest start time of their runs, then by name).
 	Versions []Version
 	order    map[Version]int
 }
 
-// Analyze groups rows by machine, setup, game and engine version and
+// Analyse groups rows by machine, setup, game and engine version and
 // computes the statistics of every cell. It keeps pointers into rows: do not change them
-// afterwards. Analyze does not depend on the order of rows.
-func Analyze(rows []results.Row) *Campaign {
-	c := &Campaign{Runs: len(rows), order: map[Version]int{}}
+// afterwards. Analyse does not depend on the order of rows.
+func Analyse(rows []results.Row) *Analysis {
+	c := &Analysis{Runs: len(rows), order: map[Version]int{}}
 	type machineKey struct {
 		id    string
 		setup Setup
 	}
-	machines := map[machineKey]*Machine{}
+	machines := map[machineKey]*Group{}
 	first := map[Version]string{}
 	setups := setupsOf(rows)
 	for i := range rows {
@@ -188,7 +190,7 @@ func Analyze(rows []results.Row) *Campaign {
 		setup := setups[i]
 		m := machines[machineKey{r.Machine, setup}]
 		if m == nil {
-			m = &Machine{ID: r.Machine, Setup: setup, cells: map[cellKey]*Cell{}}
+			m = &Group{Machine: r.Machine, Setup: setup, cells: map[cellKey]*Cell{}}
 			machines[machineKey{r.Machine, setup}] = m
 		}
 		v := Version{r.Engine, r.EngineVersion}
@@ -260,9 +262,11 @@ func Analyze(rows []results.Row) *Campaign {
 			m.Versions = append(m.Versions, v)
 		}
 		c.sortVersions(m.Versions)
-		c.Machines = append(c.Machines, m)
+		c.Groups = append(c.Groups, m)
 	}
-	slices.SortFunc(c.Machines, func(a, b *Machine) int { return cmp.Or(cmp.Compare(a.ID, b.ID), compareSetups(a.Setup, b.Setup)) })
+	slices.SortFunc(c.Groups, func(a, b *Group) int {
+		return cmp.Or(cmp.Compare(a.Machine, b.Machine), compareSetups(a.Setup, b.Setup))
+	})
 	return c
 }
 
@@ -298,12 +302,12 @@ func setupsOf(rows []results.Row) []Setup {
 }
 
 // sortVersions sorts vs in the campaign's order of versions.
-func (c *Campaign) sortVersions(vs []Version) {
+func (c *Analysis) sortVersions(vs []Version) {
 	slices.SortFunc(vs, func(a, b Version) int { return cmp.Compare(c.order[a], c.order[b]) })
 }
 
 // VersionsOf returns the versions of engine, oldest first.
-func (c *Campaign) VersionsOf(engine string) []Version {
+func (c *Analysis) VersionsOf(engine string) []Version {
 	var out []Version
 	for _, v := range c.Versions {
 		if v.Engine == engine {
@@ -313,10 +317,10 @@ func (c *Campaign) VersionsOf(engine string) []Version {
 	return out
 }
 
-// MachinesOf returns the machines where v ran.
-func (c *Campaign) MachinesOf(v Version) []*Machine {
-	var out []*Machine
-	for _, m := range c.Machines {
+// GroupsOf returns the groups where v ran.
+func (c *Analysis) GroupsOf(v Version) []*Group {
+	var out []*Group
+	for _, m := range c.Groups {
 		if m.Has(v) {
 			out = append(out, m)
 		}

@@ -359,15 +359,15 @@ func (s PairSummary) OverallBeyond(noise float64) int {
 
 // Pair is the comparison of A against B on one machine, game by game.
 type Pair struct {
-	Machine *Machine
+	Group   *Group
 	A, B    Version
 	Games   []PairGame // by game key
 	Summary PairSummary
 }
 
 // ComparePair compares a against b on the games either ran on m.
-func ComparePair(m *Machine, a, b Version) *Pair {
-	p := &Pair{Machine: m, A: a, B: b}
+func ComparePair(m *Group, a, b Version) *Pair {
+	p := &Pair{Group: m, A: a, B: b}
 	for _, game := range m.Games {
 		ca, cb := m.Cell(game, a), m.Cell(game, b)
 		if ca == nil && cb == nil {

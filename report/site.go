@@ -126,7 +126,7 @@ func Render(rows []results.Row, opts ...Option) (*Site, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("report: no result rows")
 	}
-	b := newBuilder(Analyze(rows), o)
+	b := newBuilder(Analyse(rows), o)
 	var jobs []func() (Page, error)
 	jobs = append(jobs, b.indexPage)
 	for _, v := range b.versions {

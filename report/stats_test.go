@@ -12,7 +12,7 @@ import (
 
 func TestAnalyzeGroupsByMachine(t *testing.T) {
 	_, c := fixture(t)
-	require.Len(t, c.Machines, 2)
+	require.Len(t, c.Groups, 2)
 	m1, m2 := machine(t, c, rt.Machine1), machine(t, c, rt.Machine2)
 	assert.Equal(t, []Version{propnet2, propnet3, prover1, solo1}, m1.Versions, "by engine, then oldest first")
 	assert.Equal(t, []Version{propnet2, prover1}, m2.Versions)
@@ -75,8 +75,8 @@ func TestCellIntervalWithSixRuns(t *testing.T) {
 		r.Repetition, r.StateChanges, r.RunKey = i, v*2, "x"+string(rune('a'+i))
 		rows = append(rows, r)
 	}
-	c := Analyze(rows)
-	cell := c.Machines[0].Cell(rows[0].GameKey, prover1)
+	c := Analyse(rows)
+	cell := c.Groups[0].Cell(rows[0].GameKey, prover1)
 	assert.Equal(t, 100.0, cell.Rate.Center)
 	assert.Equal(t, 98.0, cell.Rate.Lo)
 	assert.Equal(t, 102.0, cell.Rate.Hi)

@@ -362,12 +362,12 @@ func TestSetupsNotPooled(t *testing.T) {
 		three[i].TargetSeconds = 3
 		three[i].RunKey += "/3s"
 	}
-	c := Analyze(concat(two, three))
-	require.Len(t, c.Machines, 2)
-	assert.Equal(t, "2 s", c.Machines[0].Setup.String())
-	assert.Equal(t, "3 s", c.Machines[1].Setup.String())
+	c := Analyse(concat(two, three))
+	require.Len(t, c.Groups, 2)
+	assert.Equal(t, "2 s", c.Groups[0].Setup.String())
+	assert.Equal(t, "3 s", c.Groups[1].Setup.String())
 	for i, want := range []float64{1000, 1500} {
-		cell := c.Machines[i].Cell(game, Version{"e", "1"})
+		cell := c.Groups[i].Cell(game, Version{"e", "1"})
 		require.NotNil(t, cell)
 		assert.Len(t, cell.Runs, 5)
 		assert.InDelta(t, want, cell.Rate.Center, want*0.01)
@@ -382,13 +382,13 @@ func TestSetupsNotPooled(t *testing.T) {
 	tr.Transform, tr.TransformSeed, tr.RunKey = "shuffle", 3, "t"
 	unknown := two[0]
 	unknown.TargetSeconds, unknown.Status, unknown.RunKey = 0, results.StatusError, "u"
-	c = Analyze(append(rows, w, tr, unknown))
+	c = Analyse(append(rows, w, tr, unknown))
 	var setups []string
-	for _, m := range c.Machines {
+	for _, m := range c.Groups {
 		setups = append(setups, m.Setup.String())
 	}
 	assert.Equal(t, []string{"2 s", "2 s, transform shuffle (seed 3)", "2 s, workload mcts (playouts=100)"}, setups)
-	assert.Len(t, c.Machines[0].Cell(game, Version{"e", "1"}).Runs, 6)
+	assert.Len(t, c.Groups[0].Cell(game, Version{"e", "1"}).Runs, 6)
 
 	new := runs{"e", "2", game, 1, 20, jitter(1500, 5)}.rows()
 	for i := range new {
@@ -416,8 +416,8 @@ func TestColoursFollowSignificance(t *testing.T) {
 		rows = append(rows, runs{"prover", "1", g, 1, 20 * i, noise(1000)}.rows()...)
 		rows = append(rows, runs{"other", "1", g, 1, 20*i + 10, noise(998.4)}.rows()...)
 	}
-	c := Analyze(rows)
-	p := ComparePair(c.Machines[0], Version{"other", "1"}, Version{"prover", "1"})
+	c := Analyse(rows)
+	p := ComparePair(c.Groups[0], Version{"other", "1"}, Version{"prover", "1"})
 	require.Zero(t, p.Summary.SigWins+p.Summary.SigLosses, "no game may be significant")
 	require.Less(t, p.Summary.Median, 1.0)
 	require.Less(t, p.Summary.GeoMean, 1.0)
@@ -441,7 +441,7 @@ func TestColoursFollowSignificance(t *testing.T) {
 // its cell's rate is the median of the other runs.
 func TestGamePageStrikesContendedRuns(t *testing.T) {
 	rows := rt.Rows()
-	c := Analyze(rows)
+	c := Analyse(rows)
 	cell := machine(t, c, rt.Machine1).Cell(rt.Reversi, propnet3)
 	require.Len(t, cell.Contended, 1)
 	assert.Equal(t, 8, cell.OK)
@@ -464,12 +464,12 @@ func TestAllContendedCellOnPages(t *testing.T) {
 		bad[i].CPUShare, bad[i].Contended = "0.500", true
 	}
 	rows := concat(runs{"prover", "1", game, 1, 0, jitter(1000, 4)}.rows(), bad)
-	c := Analyze(rows)
-	cell := c.Machines[0].Cell(game, Version{"other", "1"})
+	c := Analyse(rows)
+	cell := c.Groups[0].Cell(game, Version{"other", "1"})
 	require.True(t, cell.AllContended())
 	assert.False(t, cell.Measured())
 	assert.Zero(t, cell.Failed())
-	p := ComparePair(c.Machines[0], Version{"other", "1"}, Version{"prover", "1"})
+	p := ComparePair(c.Groups[0], Version{"other", "1"}, Version{"prover", "1"})
 	assert.Equal(t, ContendedA, p.Games[0].Outcome)
 	assert.Equal(t, "every ok run of other@1 was contended (preempted: too little of a CPU)", p.Summary.Excluded[0].Reason)
 
@@ -541,8 +541,8 @@ func TestMatrixShadeFollowsSignificance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rows := concat(runs{"fast", "1", game, 1, 0, tt.fast}.rows(), runs{"slow", "1", game, 1, 10, tt.slow}.rows())
-			c := Analyze(rows)
-			m := c.Machines[0]
+			c := Analyse(rows)
+			m := c.Groups[0]
 			cell := matrixCellOf(m.Cell(game, Version{"slow", "1"}), measuredCells(m, game)[0])
 			assert.Equal(t, tt.wantClass, cell.Class)
 			assert.Contains(t, cell.Title, tt.wantTitle)

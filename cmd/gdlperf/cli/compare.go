@@ -192,7 +192,7 @@ func compareSides(opts *CompareOptions) (report.Side, report.Side, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w (engine versions are looked up in --results)", err)
 			}
-			pool = &versionPool{rows: rows, campaign: report.Analyze(rows), dir: opts.Results}
+			pool = &versionPool{rows: rows, campaign: report.Analyse(rows), dir: opts.Results}
 		}
 		return pool, nil
 	}
@@ -274,7 +274,7 @@ func isPath(arg string) bool {
 // versionPool is the rows where engine versions are looked up.
 type versionPool struct {
 	rows     []results.Row
-	campaign *report.Campaign
+	campaign *report.Analysis
 	dir      string
 }
 
