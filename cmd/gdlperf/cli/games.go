@@ -265,6 +265,16 @@ type GamesListOptions struct {
 	Versions  bool
 	CacheDir  string
 	Blacklist string
+	JSON      bool
+}
+
+// GameListing is one game of gdlperf games list --json.
+type GameListing struct {
+	Key    string   `json:"key"`             // REPO/key/hash (REPO/key/vN when not fetched)
+	Name   string   `json:"name"`            // the title of its metadata, or its key name
+	Roles  []string `json:"roles,omitempty"` // in the order of the role facts
+	Bytes  int      `json:"bytes"`           // size of the rulesheet
+	Status string   `json:"status"`          // ok, blacklisted, invalid, not fetched or corrupted
 }
 
 // NewCmdGamesList builds "gdlperf games list".
@@ -277,7 +287,13 @@ func NewCmdGamesList(streams *IO, runF func(*GamesListOptions) error) *cobra.Com
 (every version with --versions): key, name, roles, size in bytes and status.
 The status is ok, blacklisted (in --blacklist), invalid (errors from the
 static validator), or why the game cannot be read (not fetched, corrupted).
-It needs no network; on a fresh machine it lists the built-in games.`,
+It needs no network; on a fresh machine it lists the built-in games.
+
+--json prints a JSON array instead, one object per game: {"key", "name",
+"roles", "bytes", "status"} (the text as the server sent it, JSON-escaped).`,
+		Example: `  gdlperf games list --repo builtin
+  gdlperf games list --repo base --valid
+  gdlperf games list --json | jq -r '.[] | select(.status == "ok") | .key'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -291,6 +307,7 @@ It needs no network; on a fresh machine it lists the built-in games.`,
 	cmd.Flags().BoolVar(&opts.Versions, "versions", false, "every cached version, not only the latest")
 	cmd.Flags().StringVar(&opts.CacheDir, "cache", "", "cache folder (default $"+gamerepo.EnvCache+" or the user cache folder)")
 	cmd.Flags().StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "the blacklist (a missing file is an empty one)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print a JSON array of the games (fields in --help)")
 	return cmd
 }
 
@@ -316,7 +333,10 @@ func runGamesList(opts *GamesListOptions) error {
 		want[strings.ToLower(strings.TrimSpace(r))] = true
 	}
 	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "KEY\tNAME\tROLES\tSIZE\tSTATUS")
+	listing := []GameListing{}
+	if !opts.JSON {
+		fmt.Fprintln(w, "KEY\tNAME\tROLES\tSIZE\tSTATUS")
+	}
 	row := func(g gamerepo.Game) {
 		status := gamesStatus(g, bl)
 		if opts.Valid && status != "ok" {
@@ -326,7 +346,19 @@ func runGamesList(opts *GamesListOptions) error {
 		if name == "" {
 			name = g.Name
 		}
+		if opts.JSON {
+			listing = append(listing, GameListing{Key: g.Key, Name: name, Roles: g.Roles, Bytes: len(g.Rules), Status: status})
+			return
+		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", protocol.SafeText(g.Key), protocol.SafeText(name), protocol.SafeText(strings.Join(g.Roles, ",")), len(g.Rules), status)
+	}
+	flush := func() error {
+		if !opts.JSON {
+			return w.Flush()
+		}
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(listing)
 	}
 	if len(want) == 0 || want["builtin"] {
 		games, err := gamerepo.Select("builtin")
@@ -341,7 +373,7 @@ func runGamesList(opts *GamesListOptions) error {
 	if err != nil {
 		// No cache folder at all: the built-in games are still listed.
 		fmt.Fprintln(opts.IO.Err, "gdlperf:", err)
-		return w.Flush()
+		return flush()
 	}
 	repos, err := cache.Repos()
 	if err != nil {
@@ -371,11 +403,15 @@ func runGamesList(opts *GamesListOptions) error {
 			if l.Version >= 0 {
 				v = fmt.Sprint("v", l.Version)
 			}
+			if opts.JSON {
+				listing = append(listing, GameListing{Key: strings.ToUpper(r) + "/" + l.Name + "/" + v, Name: l.Name, Status: status})
+				continue
+			}
 			name := protocol.SafeText(l.Name)
 			fmt.Fprintf(w, "%s/%s/%s\t%s\t\t\t%s (gdlperf games sync fetches it)\n", strings.ToUpper(r), name, v, name, status)
 		}
 	}
-	return w.Flush()
+	return flush()
 }
 
 // GamesShowOptions are the options of gdlperf games show.

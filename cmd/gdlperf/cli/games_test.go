@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -211,4 +212,24 @@ func TestGamesFlags(t *testing.T) {
 		assert.True(t, list.Valid)
 		assert.Equal(t, "blacklist.txt", list.Blacklist)
 	})
+}
+
+// games list --json prints every game as an object CI can read.
+func TestGamesListJSON(t *testing.T) {
+	t.Setenv("GDLPERF_CACHE", t.TempDir())
+	code, stdout, stderr := run(t, "games", "list", "--repo", "builtin", "--json")
+	require.Equal(t, 0, code, stderr)
+	var games []GameListing
+	require.NoError(t, json.Unmarshal([]byte(stdout), &games), stdout)
+	require.NotEmpty(t, games)
+	byName := map[string]GameListing{}
+	for _, g := range games {
+		assert.True(t, strings.HasPrefix(g.Key, "BUILTIN/"), g.Key)
+		byName[g.Name] = g
+	}
+	ttt, ok := byName["tictactoe"]
+	require.True(t, ok, "%+v", games)
+	assert.Equal(t, []string{"xplayer", "oplayer"}, ttt.Roles)
+	assert.Equal(t, "ok", ttt.Status)
+	assert.Greater(t, ttt.Bytes, 100)
 }
