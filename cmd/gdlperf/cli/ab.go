@@ -30,6 +30,10 @@ const (
 	abMetricAuto = "auto" // cpu when both engines report it, else time
 	abMetricTime = "time" // wall milliseconds of the timed part per state change
 	abMetricCPU  = "cpu"  // the timed part's CPU milliseconds per state change
+	// abMetricInstructions is the user-mode instructions per rollout
+	// (gdlperf run --measure instructions): fixed work only, nearly free of
+	// the machine's noise, so its threshold is 1% by default.
+	abMetricInstructions = "instructions"
 )
 
 // ABOptions are the options of gdlperf ab.
@@ -47,8 +51,9 @@ type ABOptions struct {
 	MaxReps     int // pairs per game at most (the budget)
 	Spending    string
 	Metric      string
-	Rollouts    int // fixed work per run; 0 = calibrated per game
-	Seconds     int // time-mode runs, and the calibration run
+	Counter     string // of --metric instructions
+	Rollouts    int    // fixed work per run; 0 = calibrated per game
+	Seconds     int    // time-mode runs, and the calibration run
 	Seed        uint64
 	Reruns      int     // contended runs rerun, per run, at most
 	Contended   float64 // CPU share under which a run is contended
@@ -121,6 +126,9 @@ func NewCmdAB(streams *IO, runF func(*ABOptions) error) *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Old, opts.New = args[0], args[1]
+			if opts.Metric == abMetricInstructions && !cmd.Flags().Changed("threshold") {
+				opts.Threshold = 1 // counts repeat to a fraction of a percent
+			}
 			if err := opts.validate(); err != nil {
 				return withCode(ExitUsage, err)
 			}
@@ -141,7 +149,8 @@ func NewCmdAB(streams *IO, runF func(*ABOptions) error) *cobra.Command {
 	f.IntVar(&opts.PerLook, "reps-per-look", 5, "pairs of runs per game between two looks (at least 2)")
 	f.IntVar(&opts.MaxReps, "max-reps", 20, "the budget: pairs of runs per game at most")
 	f.StringVar(&opts.Spending, "spending", report.SpendPocock, "alpha-spending function: pocock (decides large changes early) or obf (O'Brien-Fleming: saves the level for the end)")
-	f.StringVar(&opts.Metric, "metric", abMetricAuto, "time (wall time of the timed part; contended runs rerun), cpu (its CPU time; contended runs kept) or auto (cpu when both engines report it)")
+	f.StringVar(&opts.Metric, "metric", abMetricAuto, "time (wall time of the timed part; contended runs rerun), cpu (its CPU time; contended runs kept), instructions (per rollout, counted: fixed-work engines; --threshold 1 by default; --counter) or auto (cpu when both engines report it)")
+	f.StringVar(&opts.Counter, "counter", "auto", "instruction counter of --metric instructions: auto, perf or valgrind")
 	f.IntVar(&opts.Rollouts, "rollouts", 0, "fixed work: seeded rollouts per run (default: as many as OLD does in --seconds, per game)")
 	f.IntVar(&opts.Seconds, "seconds", 1, "seconds of a time-mode run, and of the calibration run of fixed work")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the rollouts and of the order of the runs")
@@ -160,8 +169,8 @@ func NewCmdAB(streams *IO, runF func(*ABOptions) error) *cobra.Command {
 
 func (o *ABOptions) validate() error {
 	switch {
-	case o.Metric != abMetricAuto && o.Metric != abMetricTime && o.Metric != abMetricCPU:
-		return fmt.Errorf("--metric %q is not auto, time or cpu", o.Metric)
+	case o.Metric != abMetricAuto && o.Metric != abMetricTime && o.Metric != abMetricCPU && o.Metric != abMetricInstructions:
+		return fmt.Errorf("--metric %q is not auto, time, cpu or instructions", o.Metric)
 	case o.Rollouts < 0:
 		return fmt.Errorf("--rollouts %d is negative", o.Rollouts)
 	case o.Seconds < 1:
@@ -278,6 +287,19 @@ func runAB(opts *ABOptions) error {
 		measure: harness.Measurement{GdlperfVersion: BuildVersion(), ContendedBelow: opts.Contended}, progress: errw}
 	r.fixed = old.Engine.FixedWork && new.Engine.FixedWork
 	r.metric = opts.Metric
+	if r.metric == abMetricInstructions {
+		if !r.fixed {
+			return withCode(ExitUsage, fmt.Errorf("--metric instructions counts fixed work: %s does not take --rollouts", map[bool]string{true: new.Label, false: old.Label}[old.Engine.FixedWork]))
+		}
+		mc, err := MeasureOptions{Measure: results.MeasureInstructions, Counter: opts.Counter}.resolve(ctx, opts.Rollouts, errw)
+		if err != nil {
+			return err
+		}
+		r.counter = mc.Counter
+		if opts.Rollouts == 0 {
+			opts.Rollouts = mc.Rollouts
+		}
+	}
 	if !r.fixed && opts.Rollouts > 0 {
 		warn(fmt.Sprintf("--rollouts %d: %s does not take --rollouts, so both run in time mode for --seconds %d", opts.Rollouts, map[bool]string{true: new.Label, false: old.Label}[old.Engine.FixedWork], opts.Seconds))
 	}
@@ -398,8 +420,9 @@ type abRunner struct {
 	old, new abSide
 	ctx      context.Context
 	fixed    bool
-	metric   string // time or cpu (auto resolved by the warm-up runs)
-	sawCPU   bool   // an ok warm-up run reported its timed CPU time
+	metric   string           // time, cpu or instructions (auto resolved by the warm-up runs)
+	counter  *harness.Counter // of the instructions metric
+	sawCPU   bool             // an ok warm-up run reported its timed CPU time
 	fp       harness.Fingerprint
 	measure  harness.Measurement
 	verdict  func(gameKey, engine, version string) (string, string)
@@ -418,7 +441,7 @@ func (r *abRunner) compat() error {
 		fmt.Fprintf(r.progress, "checking that %s speaks the engine protocol (%d s on %s)...\n", s.Label, harness.CompatSeconds, harness.CompatGame)
 		res := harness.CheckCompat(r.ctx, s.Engine, r.child(harness.Options{Seconds: harness.CompatSeconds}))
 		if r.ctx.Err() != nil {
-			return withCode(ExitFailure, errors.New("interrupted"))
+			return withCode(ExitInterrupted, errors.New("interrupted"))
 		}
 		if !res.OK {
 			return withCode(ExitFailure, fmt.Errorf("refusing %s: %s (--skip-compat-check skips the check)", s.Label, res.Reason))
@@ -458,7 +481,11 @@ func (c *rowCollector) Append(row *results.Row) error {
 func (r *abRunner) runOnce(g *abGame, e *harness.Engine, rep int, o harness.Options) (*results.Row, error) {
 	o.Seed, o.Repetitions = r.opts.Seed, rep+1
 	var run *harness.Run
-	for _, x := range harness.Plan([]*harness.Game{g.Game}, []*harness.Engine{e}, o) {
+	plan := harness.Plan([]*harness.Game{g.Game}, []*harness.Engine{e}, o)
+	if r.metric == abMetricInstructions {
+		plan = harness.WithMeasure(plan, o, results.MeasureInstructions)
+	}
+	for _, x := range plan {
 		if x.Repetition == rep {
 			run = &x
 			break
@@ -474,10 +501,11 @@ func (r *abRunner) runOnce(g *abGame, e *harness.Engine, rep int, o harness.Opti
 		SkipCompat:  true,
 		Measure:     r.measure,
 		Verdict:     r.verdict,
+		Counter:     r.counter,
 	}
 	if _, err := c.Execute(r.ctx); err != nil {
 		if errors.Is(err, harness.ErrInterrupted) {
-			return nil, withCode(ExitFailure, errors.New("interrupted"))
+			return nil, withCode(ExitInterrupted, errors.New("interrupted"))
 		}
 		return nil, withCode(ExitFailure, err)
 	}
@@ -490,6 +518,12 @@ func (r *abRunner) runOnce(g *abGame, e *harness.Engine, rep int, o harness.Opti
 // figure is a run's milliseconds per state change by the metric, or an
 // error saying why the run has none.
 func (r *abRunner) figure(row *results.Row) (float64, string) {
+	if r.metric == abMetricInstructions {
+		if x, ok := row.PerOp(); ok {
+			return x, ""
+		}
+		return 0, "no instruction count: " + row.ErrorMessage
+	}
 	rate := row.StatesPerSecond()
 	if r.metric == abMetricCPU {
 		rate = row.StatesPerCPUSecond()
@@ -823,8 +857,12 @@ func abExit(res *abResult) error {
 
 func writeABText(w io.Writer, res *abResult) error {
 	fmt.Fprintf(w, "OLD %s\nNEW %s\n", protocol.SafeText(res.Old), protocol.SafeText(res.New))
-	fmt.Fprintf(w, "mode %s, metric %s (milliseconds per state change), threshold %g%%, alpha %g over %s (Bonferroni), looks of %d pairs up to %d (%s spending)\n\n",
-		res.Mode, res.Metric, res.Threshold, res.Alpha, gamesCount(len(res.Games)), res.PerLook, res.MaxReps, res.Spending)
+	unit := "milliseconds per state change"
+	if res.Metric == abMetricInstructions {
+		unit = "instructions per rollout"
+	}
+	fmt.Fprintf(w, "mode %s, metric %s (%s), threshold %g%%, alpha %g over %s (Bonferroni), looks of %d pairs up to %d (%s spending)\n\n",
+		res.Mode, res.Metric, unit, res.Threshold, res.Alpha, gamesCount(len(res.Games)), res.PerLook, res.MaxReps, res.Spending)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "GAME\tOLD/CHANGE\tNEW/CHANGE\tRATIO\tINTERVAL\tVERDICT\tPAIRS\tCONTENDED")
 	for _, g := range res.Games {
@@ -832,7 +870,9 @@ func writeABText(w io.Writer, res *abResult) error {
 		if g.Look > 0 {
 			ratio, interval = report.FormatRatio(g.Ratio), report.FormatInterval(g.Lo, g.Hi)
 		}
-		if g.Pairs > 0 {
+		if g.Pairs > 0 && res.Metric == abMetricInstructions {
+			old, new = fmt.Sprintf("%.4g", g.OldMedian), fmt.Sprintf("%.4g", g.NewMedian)
+		} else if g.Pairs > 0 {
 			old, new = formatPerChange(g.OldMedian), formatPerChange(g.NewMedian)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", protocol.SafeText(g.Game), old, new, ratio, interval, g.Verdict, g.Pairs, g.Contended)

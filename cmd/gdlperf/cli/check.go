@@ -176,7 +176,7 @@ func runCheck(opts *CheckOptions) error {
 	defer stop()
 	sum, err := cc.Execute(ctx)
 	if errors.Is(err, harness.ErrInterrupted) {
-		return withCode(ExitFailure, errors.New("interrupted; the finished checks are saved: run the same command again to resume"))
+		return withCode(ExitInterrupted, errors.New("interrupted; the finished checks are saved: run the same command again to resume"))
 	}
 	if err != nil {
 		return withCode(ExitFailure, err)

@@ -199,7 +199,7 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 			}
 			if ctx.Err() != nil {
 				fmt.Fprintf(errw, "sync %s: interrupted; run the same command again to go on\n", j.repo)
-				return withCode(ExitFailure, errors.New("sync interrupted"))
+				return withCode(ExitInterrupted, errors.New("sync interrupted"))
 			}
 			fmt.Fprintf(errw, "%s\n", protocol.SafeText(err.Error()))
 			continue

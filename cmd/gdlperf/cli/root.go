@@ -27,9 +27,14 @@ const (
 	ExitFailure    = 1 // the tool or a run failed
 	ExitUsage      = 2 // bad command line
 	ExitRegression = 3 // compare found a regression
+	// ExitInterrupted is the status of a command stopped by Ctrl-C or
+	// SIGTERM (128 + SIGINT, as a shell reports it); what it finished is
+	// saved and the same command resumes.
+	ExitInterrupted = 130
 )
 
-// exitError carries an exit code through cobra.
+// exitError carries an exit code through cobra. An error without one is a
+// failure (ExitFailure), unless it is a usageError.
 type exitError struct {
 	code int
 	err  error
@@ -40,6 +45,18 @@ func (e *exitError) Unwrap() error { return e.err }
 
 func withCode(code int, err error) error { return &exitError{code: code, err: err} }
 
+// usageError is a bad command line (ExitUsage): cobra's own errors of
+// flags (the flag-error hook), arguments (every command's Args is wrapped)
+// and required flags are made usageErrors in NewRootCmd, and commands
+// return usage(err) for their own checks of the command line.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usage marks err as a bad command line.
+func usage(err error) error { return &usageError{err: err} }
+
 // IO is the streams a command reads and writes.
 type IO struct {
 	In       io.Reader
@@ -48,11 +65,16 @@ type IO struct {
 
 // Main runs gdlperf with args and returns its exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmd := NewRootCmd(&IO{In: stdin, Out: stdout, Err: stderr})
-	cmd.SetArgs(args)
-	err := cmd.Execute()
+	root := NewRootCmd(&IO{In: stdin, Out: stdout, Err: stderr})
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return ExitOK
+	}
+	// The root command runs nothing: an error of its own is cobra's
+	// unknown command.
+	if cmd == root {
+		err = usage(err)
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -62,20 +84,58 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ee.code
 	}
 	fmt.Fprintln(stderr, "gdlperf:", err)
-	if isUsage(err) {
+	return exitCode(err)
+}
+
+// exitCode is the exit status of a command's error: an exitError's code,
+// ExitUsage for a usageError, else ExitFailure.
+func exitCode(err error) int {
+	var ee *exitError
+	var ue *usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
 		return ExitUsage
 	}
 	return ExitFailure
 }
 
-func isUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "invalid argument", "flag needs an argument", "required flag"} {
-		if strings.Contains(s, p) {
-			return true
+// markUsageErrors makes the errors cobra finds in the command line of cmd
+// and its subcommands usageErrors: those of flags (the flag-error hook,
+// which subcommands inherit), of positional arguments (Args) and of
+// required flags (checked before the command's PreRunE).
+func markUsageErrors(cmd *cobra.Command) {
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if args := c.Args; args != nil {
+			c.Args = func(c *cobra.Command, a []string) error {
+				if err := args(c, a); err != nil {
+					return usage(err)
+				}
+				return nil
+			}
+		}
+		if c.Runnable() && c.PreRun == nil {
+			pre := c.PreRunE
+			c.PreRunE = func(c *cobra.Command, a []string) error {
+				if err := c.ValidateRequiredFlags(); err != nil {
+					return usage(err)
+				}
+				if pre != nil {
+					return pre(c, a)
+				}
+				return nil
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
 		}
 	}
-	return false
+	walk(cmd)
 }
 
 // NewRootCmd builds the command tree.
@@ -115,6 +175,7 @@ func NewRootCmd(streams *IO) *cobra.Command {
 			},
 		},
 	)
+	markUsageErrors(root)
 	return root
 }
 

@@ -459,7 +459,7 @@ func runRun(opts *RunOptions) error {
 	}
 	fmt.Fprintln(opts.IO.Err, msg)
 	if errors.Is(err, harness.ErrInterrupted) {
-		return withCode(ExitFailure, fmt.Errorf("interrupted; the finished runs are saved in %s (the interrupted run was not recorded): run the same command again to resume", opts.ResultsDir))
+		return withCode(ExitInterrupted, fmt.Errorf("interrupted; the finished runs are saved in %s (the interrupted run was not recorded): run the same command again to resume", opts.ResultsDir))
 	}
 	if err != nil {
 		return withCode(ExitFailure, err)

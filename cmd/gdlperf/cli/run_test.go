@@ -304,7 +304,7 @@ func TestRunCtrlC(t *testing.T) {
 	err = cmd.Wait()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, stderr.String())
-	assert.Equal(t, ExitFailure, ee.ExitCode())
+	assert.Equal(t, ExitInterrupted, ee.ExitCode(), "Ctrl-C exits 130")
 	assert.Less(t, time.Since(sent), 4*time.Second)
 	assert.Contains(t, stderr.String(), "interrupted; the finished runs are saved in "+dir)
 	assert.Contains(t, stderr.String(), "run the same command again to resume")
