@@ -39,9 +39,6 @@ func machine(t testing.TB, name string, g *gdl.Game) engines.Machine {
 	require.True(t, ok, "engine %s is not registered", name)
 	m, err := e.New(g)
 	require.NoError(t, err)
-	if c, ok := m.(interface{ Close() error }); ok {
-		t.Cleanup(func() { c.Close() })
-	}
 	return m
 }
 

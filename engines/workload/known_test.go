@@ -7,6 +7,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/compiled"
+	"github.com/gdlperf/gdlperf/engines/propnet"
+	"github.com/gdlperf/gdlperf/engines/prover"
+	"github.com/gdlperf/gdlperf/engines/tupleprover"
 	"github.com/gdlperf/gdlperf/engines/workload"
 )
 
@@ -15,8 +20,9 @@ import (
 // the first player (add 1, then make every round 4), Nim a win for the
 // player to move exactly when the heaps XOR to non-zero (Bouton), the 4x3
 // connect three a win for white (TestConnectThreeBoard), and
-// rock-paperscissors worth 0 to a role whose move the other sees (the
-// paranoid model).
+// rock-paper-scissors worth 0 to a role whose move the other sees (the
+// paranoid model). Every built-in engine gives them (the compiled prover
+// without -short).
 func TestKnownAnswers(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -43,29 +49,40 @@ func TestKnownAnswers(t *testing.T) {
 		{name: "connectthree minimax full depth", game: "connectthree", workload: workload.Minimax, budget: workload.Budget{Depth: 12}, want: 100, wantBest: "(drop 1)"},
 		{name: "rockpaperscissors pns left", game: "rockpaperscissors", workload: workload.PNS, budget: workload.Budget{Nodes: 100_000}, want: 0},
 	}
+	names := []string{prover.Name, tupleprover.Name, propnet.Name}
+	if !testing.Short() {
+		names = append(names, compiled.Name)
+	}
+	built := map[[2]string]engines.Machine{} // one machine per engine and game
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := proverMachine(t, tt.game)
-			res, err := workload.Run(m, tt.workload, tt.budget, 1, time.Now().Add(time.Minute))
-			require.NoError(t, err)
-			switch tt.workload {
-			case workload.PNS:
-				require.NotNil(t, res.PNS)
-				assert.Equal(t, workload.Proved, res.PNS.Status, res.Answer())
-				assert.Equal(t, tt.want, res.PNS.Value, res.Answer())
-				assert.Equal(t, [2]int{tt.want, tt.want}, [2]int{res.PNS.Lo, res.PNS.Hi})
-				var sum int64
-				for _, r := range res.PNS.Runs {
-					sum += r.Nodes
+		for _, name := range names {
+			t.Run(tt.name+"/"+name, func(t *testing.T) {
+				m, ok := built[[2]string{name, tt.game}]
+				if !ok {
+					m = machine(t, name, load(t, tt.game))
+					built[[2]string{name, tt.game}] = m
 				}
-				assert.Equal(t, res.Nodes, sum, "the searches' expansions add up to the run's")
-			case workload.Minimax:
-				require.NotNil(t, res.Minimax)
-				assert.Equal(t, tt.want, res.Minimax.Value, res.Answer())
-				assert.Equal(t, tt.wantBest, res.Minimax.Best)
-				assert.True(t, res.Minimax.Exact, "a full-depth search reaches no horizon: %s", res.Answer())
-			}
-		})
+				res, err := workload.Run(m, tt.workload, tt.budget, 1, time.Now().Add(time.Minute))
+				require.NoError(t, err)
+				switch tt.workload {
+				case workload.PNS:
+					require.NotNil(t, res.PNS)
+					assert.Equal(t, workload.Proved, res.PNS.Status, res.Answer())
+					assert.Equal(t, tt.want, res.PNS.Value, res.Answer())
+					assert.Equal(t, [2]int{tt.want, tt.want}, [2]int{res.PNS.Lo, res.PNS.Hi})
+					var sum int64
+					for _, r := range res.PNS.Runs {
+						sum += r.Nodes
+					}
+					assert.Equal(t, res.Nodes, sum, "the searches' expansions add up to the run's")
+				case workload.Minimax:
+					require.NotNil(t, res.Minimax)
+					assert.Equal(t, tt.want, res.Minimax.Value, res.Answer())
+					assert.Equal(t, tt.wantBest, res.Minimax.Best)
+					assert.True(t, res.Minimax.Exact, "a full-depth search reaches no horizon: %s", res.Answer())
+				}
+			})
+		}
 	}
 }
 
