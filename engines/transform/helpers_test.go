@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -81,18 +82,57 @@ func equivalent(e engines.Engine, orig *gdl.Game, res *Result, seed uint64, roll
 }
 
 // requireEquivalent fails the test with the mismatch and the command that
-// shows the transformed game.
-func requireEquivalent(t testing.TB, e engines.Engine, g namedGame, res *Result, seed uint64, rollouts int) {
+// shows the transformed game. It reports whether the comparison stopped at
+// a resource limit (no answer, after what agreed before it).
+func requireEquivalent(t testing.TB, e engines.Engine, g namedGame, res *Result, seed uint64, rollouts int) (limited bool) {
 	t.Helper()
 	m, err := equivalent(e, g.game, res, seed, rollouts)
 	var le *conform.LimitError
 	if errors.As(err, &le) {
-		return // a resource limit is no answer
+		return true // a resource limit is no answer
 	}
 	require.NoError(t, err)
 	if m != nil {
 		t.Fatalf("%s on %s transformed by %v (seed %d): %v\nhistory:\n%s\nreproduce: gdlperf transform %s --seed %d %s", e.Name, g.name, res.Names, res.Seed, m, m.HistoryText(), joinNames(res.Names), res.Seed, g.name)
 	}
+	return false
+}
+
+// timeLimited is e whose machines answer a resource limit error to Legal
+// once d has passed since their first Legal (there the trace line keeps the
+// state, which a comparison needs to call it a limit), so that a slow game (the prover on
+// amazons under adversarial) ends as "no answer" after d.
+func timeLimited(e engines.Engine, d time.Duration) engines.Engine {
+	return engines.Engine{Name: e.Name, Version: e.Version, New: func(g *gdl.Game) (engines.Machine, error) {
+		m, err := e.New(g)
+		if err != nil {
+			return nil, err
+		}
+		return &limitedMachine{Machine: m, limit: d}, nil
+	}}
+}
+
+type limitedMachine struct {
+	engines.Machine
+	limit    time.Duration
+	deadline time.Time // set by the first question
+}
+
+func (l *limitedMachine) over() error {
+	if l.deadline.IsZero() {
+		l.deadline = time.Now().Add(l.limit)
+	}
+	if time.Now().After(l.deadline) {
+		return engines.Errorf(engines.ResourceLimit, "the test's time limit passed")
+	}
+	return nil
+}
+
+func (l *limitedMachine) Legal(s engines.State, role int) ([]engines.Move, error) {
+	if err := l.over(); err != nil {
+		return nil, err
+	}
+	return l.Machine.Legal(s, role)
 }
 
 func joinNames(n []string) string { return strings.Join(n, ",") }

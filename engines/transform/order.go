@@ -129,12 +129,11 @@ func newVars(l *gdl.Literal, bound map[gdl.Symbol]bool) int {
 }
 
 // greedy orders the positive literals by picking, each time, the one that
-// better says is best given the variables bound so far; ties keep the
-// original order.
-func greedy(pos []*gdl.Literal, better func(a, b *gdl.Literal, bound map[gdl.Symbol]bool) bool) []*gdl.Literal {
+// better says is best given the variables bound so far (at first those of
+// bound); ties keep the original order.
+func greedy(pos []*gdl.Literal, bound map[gdl.Symbol]bool, better func(a, b *gdl.Literal, bound map[gdl.Symbol]bool) bool) []*gdl.Literal {
 	left := append([]*gdl.Literal(nil), pos...)
 	out := make([]*gdl.Literal, 0, len(pos))
-	bound := map[gdl.Symbol]bool{}
 	for len(left) > 0 {
 		best := 0
 		for i := 1; i < len(left); i++ {
@@ -164,7 +163,7 @@ func (t *state) adversarial() {
 			continue
 		}
 		pos, neg := split(r.Body)
-		pos = greedy(pos, func(a, b *gdl.Literal, bound map[gdl.Symbol]bool) bool {
+		pos = greedy(pos, map[gdl.Symbol]bool{}, func(a, b *gdl.Literal, bound map[gdl.Symbol]bool) bool {
 			na, nb := newVars(a, bound), newVars(b, bound)
 			if na != nb {
 				return na > nb
@@ -181,7 +180,8 @@ func (t *state) adversarial() {
 // first, then does (one move per role), then the fewest new variables,
 // then a static relation before a dynamic one, then the original order;
 // each distinct and not right after the literal that binds its last
-// variable.
+// variable. The role of a legal or goal rule counts as bound from the
+// start: engines ask for one role's legal moves and goal.
 func (t *state) reorder() {
 	a := gdl.Analyse(t.rules)
 	dynamic := func(l *gdl.Literal) bool {
@@ -195,7 +195,7 @@ func (t *state) reorder() {
 			continue
 		}
 		pos, neg := split(r.Body)
-		pos = greedy(pos, func(x, y *gdl.Literal, bound map[gdl.Symbol]bool) bool {
+		pos = greedy(pos, calledBound(r), func(x, y *gdl.Literal, bound map[gdl.Symbol]bool) bool {
 			nx, ny := newVars(x, bound), newVars(y, bound)
 			if (nx == 0) != (ny == 0) {
 				return nx == 0
@@ -216,4 +216,16 @@ func (t *state) reorder() {
 		out[i] = withBody(r, place(pos, neg, false))
 	}
 	t.rules = out
+}
+
+// calledBound returns the variables of r's head that every question binds:
+// the role of legal and goal (engines ask (legal ROLE ?m), (goal ROLE ?v)).
+func calledBound(r *gdl.Rule) map[gdl.Symbol]bool {
+	bound := map[gdl.Symbol]bool{}
+	if (r.Head.Name == gdl.SymLegal || r.Head.Name == gdl.SymGoal) && r.Head.Arity() == 2 {
+		for _, v := range r.Head.Args[0].Vars(nil) {
+			bound[v] = true
+		}
+	}
+	return bound
 }

@@ -78,6 +78,12 @@ func TestTransformsRewriteAsDocumented(t *testing.T) {
 			want:  []string{"(<= (next (t ?n)) (does a go) (true (s 1)) (cnt ?n) (true (s ?n)))", "(<= (next (u ?n ?m)) (cnt ?m) (cnt ?n) (true (s ?n)))"},
 		},
 		{
+			name:  "reorder counts the role of legal and goal as bound",
+			src:   tiny + "(goal a 100) (goal b 0)\n(cnt 0) (cnt 1)\n(<= (legal ?r (pick ?n)) (cnt ?n) (true (s ?r)))\n",
+			chain: "reorder",
+			want:  []string{"(<= (legal ?r (pick ?n)) (true (s ?r)) (cnt ?n))"},
+		},
+		{
 			name:     "deor expands or into one rule per disjunct",
 			src:      tiny + "(goal a 100)\n(<= (goal b 0) (or (true (s 2)) (true (s 3))))\n",
 			chain:    "deor",
@@ -120,7 +126,7 @@ func TestTransformsRewriteAsDocumented(t *testing.T) {
 			name:     "optimise is deor, dedupe and reorder",
 			src:      kissmann + "(<= (goal ?x ?z) (distinct ?y b) (q ?y ?z) (or (p ?x ?y) (p ?x ?y)))\n",
 			chain:    "optimise",
-			want:     []string{"(<= (goal ?x ?z) (q ?y ?z) (distinct ?y b) (p ?x ?y))"},
+			want:     []string{"(<= (goal ?x ?z) (p ?x ?y) (distinct ?y b) (q ?y ?z))"},
 			wantRule: 0,
 		},
 	}
