@@ -6,6 +6,14 @@ import (
 	"github.com/gdlperf/gdlperf/engines"
 )
 
+// MaxPNSStates bounds a search's transposition table: a search whose
+// table holds this many states ends unknown, whatever its budget (a timed
+// run on a fast engine would otherwise fill the memory).
+const MaxPNSStates = 1 << 21
+
+// maxPNSStates is MaxPNSStates, lowered by tests.
+var maxPNSStates = MaxPNSStates
+
 // pnInf is the proof or disproof number of a solved node; sums saturate at
 // it.
 const pnInf = int64(1) << 50
@@ -112,7 +120,7 @@ func (p *pns) search(t int) (string, error) {
 		return "", err
 	}
 	for root.pn != 0 && root.dn != 0 {
-		if p.budget > 0 && p.nodes >= p.budget {
+		if p.budget > 0 && p.nodes >= p.budget || len(p.table) >= maxPNSStates {
 			return Unknown, nil
 		}
 		if p.v.over() {

@@ -20,12 +20,18 @@ const UCTExploration = math.Sqrt2
 const uctEpsilon = 1e-9
 
 // uctNode is a node of the tree: a state, and once the search has been
-// through it, its moves in canonical order, its visits and each role's
-// move statistics. Children are indexed by the joint move's number, role 0's
-// move index the most significant digit.
+// through it, what it found there (most nodes are leaves that a playout
+// started from, and stay this small).
 type uctNode struct {
-	state    engines.State
-	ready    bool
+	state engines.State
+	*uctInfo
+}
+
+// uctInfo is a node's terminal flag, and its goals or its moves in
+// canonical order, its visits and each role's move statistics. Children
+// are indexed by the joint move's number, role 0's move index the most
+// significant digit.
+type uctInfo struct {
 	terminal bool
 	goals    []int
 	moves    [][]engines.Move
@@ -34,6 +40,14 @@ type uctNode struct {
 	kids     []*uctNode       // when there are at most maxKidSlice joint moves
 	kidMap   map[int]*uctNode // otherwise
 }
+
+// MaxUCTNodes bounds uct's tree: once it holds this many nodes, an
+// iteration that would add one plays out from its state without adding it
+// (a timed run on a fast engine would otherwise fill the memory).
+const MaxUCTNodes = 1 << 21
+
+// maxUCTNodes is MaxUCTNodes, lowered by tests.
+var maxUCTNodes int64 = MaxUCTNodes
 
 const maxKidSlice = 256
 
@@ -80,50 +94,50 @@ func runUCT(v *view, b Budget, seed uint64, res *Result) error {
 
 // prepare finds whether n is terminal, and its goals or its moves.
 func (u *uct) prepare(n *uctNode) error {
-	if n.ready {
+	if n.uctInfo != nil {
 		return nil
 	}
 	term, err := u.v.m.Terminal(n.state)
 	if err != nil {
 		return err
 	}
-	n.terminal = term
+	in := &uctInfo{terminal: term}
 	if term {
-		if n.goals, err = u.v.goals(n.state); err != nil {
+		if in.goals, err = u.v.goals(n.state); err != nil {
 			return err
 		}
-		n.ready = true
+		n.uctInfo = in
 		return nil
 	}
-	n.moves = make([][]engines.Move, u.v.roles)
-	n.n = make([][]int64, u.v.roles)
-	n.w = make([][]int64, u.v.roles)
+	in.moves = make([][]engines.Move, u.v.roles)
+	in.n = make([][]int64, u.v.roles)
+	in.w = make([][]int64, u.v.roles)
 	joints := 1
-	for r := range n.moves {
-		if n.moves[r], err = u.v.legal(n.state, r); err != nil {
+	for r := range in.moves {
+		if in.moves[r], err = u.v.legal(n.state, r); err != nil {
 			return err
 		}
-		n.n[r] = make([]int64, len(n.moves[r]))
-		n.w[r] = make([]int64, len(n.moves[r]))
-		joints = min(joints*len(n.moves[r]), maxKidSlice+1)
+		in.n[r] = make([]int64, len(in.moves[r]))
+		in.w[r] = make([]int64, len(in.moves[r]))
+		joints = min(joints*len(in.moves[r]), maxKidSlice+1)
 	}
 	if joints <= maxKidSlice {
-		n.kids = make([]*uctNode, joints)
+		in.kids = make([]*uctNode, joints)
 	} else {
-		n.kidMap = map[int]*uctNode{}
+		in.kidMap = map[int]*uctNode{}
 	}
-	n.ready = true
+	n.uctInfo = in
 	return nil
 }
 
-func (n *uctNode) kid(i int) *uctNode {
+func (n *uctInfo) kid(i int) *uctNode {
 	if n.kids != nil {
 		return n.kids[i]
 	}
 	return n.kidMap[i]
 }
 
-func (n *uctNode) setKid(i int, k *uctNode) {
+func (n *uctInfo) setKid(i int, k *uctNode) {
 	if n.kids != nil {
 		n.kids[i] = k
 	} else {
@@ -132,8 +146,9 @@ func (n *uctNode) setKid(i int, k *uctNode) {
 }
 
 // iterate runs iteration i: select down the tree by UCB1 until a terminal
-// node or a joint move not yet in the tree; add its node and play out from
-// it with rand.New(rand.NewPCG(seed, i)); back the goals up the path.
+// node or a joint move not yet in the tree; add its node (while the tree
+// has room) and play out from it with rand.New(rand.NewPCG(seed, i)); back
+// the goals up the path.
 func (u *uct) iterate(i int64) error {
 	v := u.v
 	u.path, u.picks = u.path[:0], u.picks[:0]
@@ -163,8 +178,10 @@ func (u *uct) iterate(i int64) error {
 		if err != nil {
 			return err
 		}
-		n.setKid(idx, &uctNode{state: s})
-		u.nodes++
+		if u.nodes < maxUCTNodes {
+			n.setKid(idx, &uctNode{state: s})
+			u.nodes++
+		}
 		if goals, err = u.playout(s, rand.New(rand.NewPCG(u.seed, uint64(i)))); err != nil {
 			return err
 		}
@@ -184,7 +201,7 @@ func (u *uct) iterate(i int64) error {
 // ucb returns role r's move at n: the first unvisited one in canonical
 // order, or else the one of the highest UCB1 score, the first of those
 // within uctEpsilon of it.
-func (n *uctNode) ucb(r int) int {
+func (n *uctInfo) ucb(r int) int {
 	ns, ws := n.n[r], n.w[r]
 	for a, c := range ns {
 		if c == 0 {

@@ -176,6 +176,9 @@ func Run(m engines.Machine, name string, budget Budget, seed uint64, deadline ti
 	v := newView(m, deadline)
 	start := time.Now()
 	var err error
+	if deadline.IsZero() && (name == UCT && budget.Iterations <= 0 || name == PNS && budget.Nodes <= 0) {
+		return res, fmt.Errorf("workload %s needs a budget (%s) or a deadline to stop at", name, map[string]string{UCT: "--iterations N", PNS: "--nodes N"}[name])
+	}
 	switch name {
 	case UCT:
 		res.Timed = budget.Iterations <= 0

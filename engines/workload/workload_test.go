@@ -33,6 +33,8 @@ func TestRunRefuses(t *testing.T) {
 		{name: "unknown role", game: "tictactoe", workload: workload.PNS, budget: workload.Budget{Nodes: 10, Role: "zplayer"}, wantErr: `no role "zplayer" in this game; its roles are xplayer, oplayer`},
 		{name: "minimax without depth", game: "tictactoe", workload: workload.Minimax, wantErr: "minimax needs a depth of at least 1"},
 		{name: "threshold above 100", game: "tictactoe", workload: workload.PNS, budget: workload.Budget{Nodes: 10, Threshold: 101}, wantErr: "the threshold 101 is above 100"},
+		{name: "uct without budget or deadline", game: "tictactoe", workload: workload.UCT, wantErr: "workload uct needs a budget (--iterations N) or a deadline"},
+		{name: "pns without budget or deadline", game: "tictactoe", workload: workload.PNS, wantErr: "workload pns needs a budget (--nodes N) or a deadline"},
 		{name: "terminal initial state", game: "over", workload: workload.UCT, budget: workload.Budget{Iterations: 10}, wantErr: "the initial state is terminal"},
 	}
 	for _, tt := range tests {
@@ -385,4 +387,19 @@ func TestStateKeys(t *testing.T) {
 			assert.Equal(t, m.StateFacts(b), m.StateFacts(a))
 		})
 	}
+}
+
+// TestLimits: a full uct tree adds no node but goes on iterating; a pns
+// search whose table is full ends unknown.
+func TestLimits(t *testing.T) {
+	defer workload.SetLimits(10, 50)()
+	m := proverMachine(t, "tictactoe")
+	res, err := workload.Run(m, workload.UCT, workload.Budget{Iterations: 100}, 1, time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(100), res.Iterations)
+	assert.Equal(t, int64(10), res.Nodes)
+	res, err = workload.Run(m, workload.PNS, workload.Budget{Nodes: 100_000}, 1, time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, workload.Unknown, res.PNS.Status)
+	assert.Less(t, res.Nodes, int64(50), "the table filled before the budget ran out")
 }
