@@ -9,10 +9,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/harness"
 )
 
@@ -150,6 +152,11 @@ type EngineRunOptions struct {
 	Seconds  int
 	Rollouts int
 	Seed     uint64
+	// Workload is the work of the run (engines/workload/SPEC.md):
+	// rollouts (the default, the gdl-perf loop), uct, pns or minimax, with
+	// its budget.
+	Workload string
+	Budget   workload.Budget
 }
 
 // NewCmdEngineRun builds "gdlperf engine run NAME GAME RESULT SECONDS", the
@@ -166,7 +173,18 @@ version, millisecondsTaken, numStateChanges, numRollouts, initMilliseconds,
 cpuMilliseconds (the CPU time of the rollouts), peakRSSKiB, gomaxprocs and
 seed, then design (the design kept) and options (non-default knobs, such
 as the propnet's GDLPERF_PROPNET_* settings) where the engine has them; or
-version and errorMessage on failure, with exit status 1.`,
+version and errorMessage on failure, with exit status 1.
+
+--workload uct|pns|minimax runs a search instead of random rollouts
+(engines/workload/SPEC.md: every correct engine gives the same tree, counts
+and answer): uct --iterations N, pns --nodes N [--role R] [--threshold T],
+minimax --depth D [--role R]; SECONDS bounds a run that takes too long. The
+result file adds workload, workloadBudget, numIterations, numNodes, value,
+bestMove, proofResult and answer (the root's statistics or the proof, one
+line).`,
+		Example: `  gdlperf engine run prover builtin:tictactoe result.txt 2
+  gdlperf engine run propnet builtin:tictactoe result.txt 60 --workload pns --nodes 100000
+  gdlperf engine run tupleprover builtin:connectfour result.txt 60 --workload uct --iterations 2000`,
 		Args: cobra.ExactArgs(4),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Engine, opts.Game, opts.Result = args[0], args[1], args[2]
@@ -183,7 +201,18 @@ version and errorMessage on failure, with exit status 1.`,
 	}
 	cmd.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the random move choices")
 	cmd.Flags().IntVar(&opts.Rollouts, "rollouts", 0, "fixed-work mode: play exactly this many seeded rollouts (as in a trace) and measure their time; SECONDS is ignored")
+	addWorkloadFlags(cmd.Flags(), &opts.Workload, &opts.Budget)
 	return cmd
+}
+
+// addWorkloadFlags binds --workload and its budget flags.
+func addWorkloadFlags(f *pflag.FlagSet, name *string, b *workload.Budget) {
+	f.StringVar(name, "workload", workload.Rollouts, "the work: "+strings.Join(workload.Names, ", ")+" (engines/workload/SPEC.md)")
+	f.Int64Var(&b.Iterations, "iterations", 0, "uct: iterations (0: as many as SECONDS allows, a timed run)")
+	f.Int64Var(&b.Nodes, "nodes", 0, "pns: node expansions (0: timed)")
+	f.IntVar(&b.Depth, "depth", 0, "minimax: plies to search")
+	f.StringVar(&b.Role, "role", "", "pns and minimax: the role searched for (default: the first)")
+	f.IntVar(&b.Threshold, "threshold", 0, "pns: one search for a goal of at least this (0: the value, by binary search)")
 }
 
 func runEngineRun(opts *EngineRunOptions) error {
@@ -200,6 +229,16 @@ func runEngineRun(opts *EngineRunOptions) error {
 			return withCode(ExitFailure, fmt.Errorf("writing the result file: %w", werr))
 		}
 		return withCode(ExitFailure, err)
+	}
+	if opts.Workload != "" && opts.Workload != workload.Rollouts {
+		res, runErr := workload.Process{Engine: e, File: name, Rules: src, Workload: opts.Workload, Budget: opts.Budget, Seconds: opts.Seconds, Seed: opts.Seed}.Run()
+		if err := res.WriteFile(opts.Result); err != nil {
+			return withCode(ExitFailure, fmt.Errorf("writing the result file: %w", err))
+		}
+		if runErr != nil {
+			return withCode(ExitFailure, runErr)
+		}
+		return nil
 	}
 	p := rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Rollouts: opts.Rollouts, Seed: opts.Seed}
 	if err := p.WriteResult(opts.Result, opts.IO.Out, opts.IO.Err); err != nil {
