@@ -178,10 +178,14 @@ func (t *state) adversarial() {
 // reorder orders each body by binding, as Kissmann recommends for
 // Prolog-style provers: a literal whose variables are all bound (a test)
 // first, then does (one move per role), then the fewest new variables,
-// then a static relation before a dynamic one, then the original order;
+// then a dynamic relation before a static one, then the original order;
 // each distinct and not right after the literal that binds its last
-// variable. The role of a legal or goal rule counts as bound from the
-// start: engines ask for one role's legal moves and goal.
+// variable. Kissmann puts static relations first at a tie; with the
+// prover that made connectFour 0.63x as fast (its line rules enumerated
+// succ chains before the few pieces of the state), dynamic first 1.04x:
+// a state is sparse, a static table is not. The role of a legal or goal
+// rule counts as bound from the start: engines ask for one role's legal
+// moves and goal.
 func (t *state) reorder() {
 	a := gdl.Analyse(t.rules)
 	dynamic := func(l *gdl.Literal) bool {
@@ -207,9 +211,9 @@ func (t *state) reorder() {
 			if nx != ny {
 				return nx < ny
 			}
-			sx, sy := !dynamic(x), !dynamic(y)
-			if sx != sy {
-				return sx
+			dx, dy = dynamic(x), dynamic(y)
+			if dx != dy {
+				return dx
 			}
 			return false
 		})

@@ -17,9 +17,10 @@
 //     renaming as a visible transform;
 //   - reorder: conjuncts ordered by binding, after Kissmann's lecture on
 //     improving game descriptions: a literal with no unbound variable
-//     first (a test), then does, then the fewest new variables, static
-//     relations before dynamic ones at a tie, and every distinct and not
-//     as soon as its variables are bound;
+//     first (a test), then does, then the fewest new variables, dynamic
+//     relations before static ones at a tie (measured: a state is sparse),
+//     the role of legal and goal counted as bound, and every distinct and
+//     not as soon as its variables are bound;
 //   - deor: the front end's cleaning as a rewrite: (or ...) expanded into
 //     one rule per disjunct, (not (or a b)) as (not a) (not b),
 //     (not (distinct a b)) as the unification of a and b (gdl.Clean);
@@ -84,7 +85,7 @@ var infos = []Info{
 	{Shuffle, "rules and conjuncts in a random order (--seed), distinct and not right after their binders"},
 	{Adversarial, "conjuncts in the worst order for a left-to-right prover: most general first, distinct and not last"},
 	{Rename, "every relation, function, constant and variable renamed to a random word (--seed); keywords and numbers kept"},
-	{Reorder, "conjuncts ordered by binding (Kissmann): tests first, then does, fewest new variables, static before dynamic, distinct and not as soon as bound"},
+	{Reorder, "conjuncts ordered by binding (Kissmann): tests first, then does, fewest new variables, dynamic before static, distinct and not as soon as bound"},
 	{Deor, "(or ...) expanded into one rule per disjunct, (not (or ..)) and (not (distinct ..)) rewritten"},
 	{Inline, "non-recursive relations used once replaced by their bodies"},
 	{Dedupe, "duplicate rules and rules subsumed by another removed"},

@@ -72,10 +72,10 @@ func TestTransformsRewriteAsDocumented(t *testing.T) {
 			want:  []string{"(<= (goal ?x ?z) (p ?x ?y) (q ?y ?z) (distinct ?y b))", "(<= (goal ?x 0) (p ?x ?y) (p ?x c) (distinct ?y c))"},
 		},
 		{
-			name:  "reorder puts does and tests first, then the fewest new variables, static first",
+			name:  "reorder puts does and tests first, then the fewest new variables, dynamic first",
 			src:   tiny + "(goal a 100) (goal b 0)\n(cnt 0) (cnt 1) (cnt 2)\n(<= (next (t ?n)) (true (s ?n)) (cnt ?n) (does a go) (true (s 1)))\n(<= (next (u ?n ?m)) (true (s ?n)) (cnt ?m) (cnt ?n))\n",
 			chain: "reorder",
-			want:  []string{"(<= (next (t ?n)) (does a go) (true (s 1)) (cnt ?n) (true (s ?n)))", "(<= (next (u ?n ?m)) (cnt ?m) (cnt ?n) (true (s ?n)))"},
+			want:  []string{"(<= (next (t ?n)) (does a go) (true (s 1)) (true (s ?n)) (cnt ?n))", "(<= (next (u ?n ?m)) (true (s ?n)) (cnt ?n) (cnt ?m))"},
 		},
 		{
 			name:  "reorder counts the role of legal and goal as bound",
