@@ -81,6 +81,7 @@ type Summary struct {
 	Unchecked                     int      // runs skipped by RequireChecked
 	Wrong                         int      // runs recorded as wrong by the verdicts
 	Contended                     int      // rows recorded as contended (left out of verdicts)
+	Unsupported                   int      // runs of a workload their engine does not run
 	Rerun                         int      // contended runs run again
 	RefusedEngines                []string // the engines refused, with the reason
 	Interrupted                   bool
@@ -123,9 +124,18 @@ func (c *Campaign) Execute(ctx context.Context) (Summary, error) {
 	var notes []string
 	todo := make([]Run, 0, len(c.Runs))
 	uncheckedPair := map[string]bool{}
+	unsupported := map[string]bool{}
 	for _, r := range c.Runs {
 		if c.Done[r.Key] {
 			sum.Skipped++
+			continue
+		}
+		if !r.Engine.Supports(r.Dims.Workload) {
+			sum.Unsupported++
+			if k := r.Engine.ID() + "\x00" + r.Dims.Workload; !unsupported[k] {
+				unsupported[k] = true
+				notes = append(notes, fmt.Sprintf("skipping workload %s for engine %s: it does not run it (a manifest engine declares the workloads it runs: workloads = [\"%s\"])", r.Dims.Workload, r.Engine.Name, r.Dims.Workload))
+			}
 			continue
 		}
 		if c.RequireChecked {
@@ -320,7 +330,10 @@ func (c *Campaign) runOne(ctx context.Context, r Run, dir string, child ChildOpt
 	}
 	defer rd.remove()
 	args := c.args(r, rd.game, rd.result)
-	if c.Options.Rollouts > 0 && r.Engine.FixedWork {
+	if r.Dims.Workload != "" {
+		child.TargetSeconds = 0 // fixed work: its budget
+		child.Limit = max(child.Limit, Limit(Options{Seconds: c.workloadSeconds()}))
+	} else if c.Options.Rollouts > 0 && r.Engine.FixedWork {
 		child.TargetSeconds = 0
 	} else {
 		child.TargetSeconds = c.Options.Seconds
@@ -342,7 +355,18 @@ func (c *Campaign) runOne(ctx context.Context, r Run, dir string, child ChildOpt
 	return c.row(r, recorded, start, load, child.CPU), out, nil
 }
 
+// WorkloadSeconds is the SECONDS of a workload run: not its length (its
+// budget is fixed work) but the bound past which the engine stops it as
+// failed, the run's target seconds when longer.
+const WorkloadSeconds = 60
+
+func (c *Campaign) workloadSeconds() int { return max(WorkloadSeconds, c.Options.Seconds) }
+
 func (c *Campaign) args(r Run, game, result string) []string {
+	if r.Dims.Workload != "" {
+		args := append([]string{"--workload", r.Dims.Workload}, budgetArgs(r.Dims.Budget)...)
+		return append(args, "--seed", strconv.FormatUint(r.Seed, 10), game, result, strconv.Itoa(c.workloadSeconds()))
+	}
 	if c.Options.Rollouts > 0 && r.Engine.FixedWork {
 		return []string{"--rollouts", strconv.Itoa(c.Options.Rollouts), "--seed", strconv.FormatUint(r.Seed, 10), game, result, "0"}
 	}
@@ -545,4 +569,15 @@ func (rd *runDir) remove() {
 		return nil
 	})
 	os.RemoveAll(rd.dir)
+}
+
+// budgetArgs turns a workload budget, "iterations=2000 role=xplayer", into
+// the flags of the engine process: --iterations 2000 --role xplayer.
+func budgetArgs(budget string) []string {
+	var out []string
+	for _, w := range strings.Fields(budget) {
+		k, v, _ := strings.Cut(w, "=")
+		out = append(out, "--"+k, v)
+	}
+	return out
 }

@@ -30,6 +30,11 @@ type Engine struct {
 	TraceCommand []string
 	// FixedWork says the engine takes --rollouts N before its arguments.
 	FixedWork bool
+	// Workloads are the workloads beside rollouts the engine runs when
+	// given --workload NAME and its budget flags before its arguments
+	// (engines/workload/SPEC.md). A run of another workload is skipped
+	// with the reason, never run in the wrong mode.
+	Workloads []string
 }
 
 // ID is how engines are told apart: NAME@VERSION, or NAME when the
@@ -54,6 +59,7 @@ func BuiltinEngines(exe string) []*Engine {
 			TraceCommand: []string{exe, "engine", "trace", e.Name},
 			Builtin:      true,
 			FixedWork:    true,
+			Workloads:    []string{"uct", "pns", "minimax"},
 		})
 	}
 	return out
@@ -69,6 +75,7 @@ func BuiltinEngines(exe string) []*Engine {
 //	dir = "/opt/flux"                     # working directory (optional)
 //	trace = ["./trace.sh"]                # trace command prefix (optional)
 //	fixedWork = false                     # takes --rollouts N (optional)
+//	workloads = ["uct", "pns"]            # takes --workload NAME and its budget (optional)
 //	env = { JAVA_OPTS = "-Xmx4g" }        # extra environment (optional)
 //
 //	{"engines": [{"name": "fluxplayer", "version": "1.1",
@@ -93,6 +100,7 @@ type ManifestEngine struct {
 	Env       map[string]string `json:"env" toml:"env"`
 	Trace     Argv              `json:"trace" toml:"trace"`
 	FixedWork bool              `json:"fixedWork" toml:"fixedWork"`
+	Workloads []string          `json:"workloads" toml:"workloads"`
 }
 
 // Argv is a command: a list of arguments, or one string naming a program
@@ -165,7 +173,7 @@ func ParseManifest(name string, b []byte, isTOML bool) (*Manifest, error) {
 			for _, k := range un {
 				keys = append(keys, k.String())
 			}
-			return nil, fmt.Errorf("%s: unknown key %s (the keys are name, version, command, dir, env, trace, fixedWork under [[engines]])", name, strings.Join(keys, ", "))
+			return nil, fmt.Errorf("%s: unknown key %s (the keys are name, version, command, dir, env, trace, fixedWork, workloads under [[engines]])", name, strings.Join(keys, ", "))
 		}
 		return &m, nil
 	}
@@ -211,7 +219,7 @@ func LoadManifest(path string) ([]*Engine, error) {
 			}
 		}
 		versions[me.Name] = append(versions[me.Name], me.Version)
-		e := &Engine{Name: me.Name, Version: me.Version, Dir: me.Dir, FixedWork: me.FixedWork}
+		e := &Engine{Name: me.Name, Version: me.Version, Dir: me.Dir, FixedWork: me.FixedWork, Workloads: me.Workloads}
 		if e.Dir != "" && !filepath.IsAbs(e.Dir) {
 			e.Dir = filepath.Join(base, e.Dir)
 		}
@@ -242,4 +250,18 @@ func resolve(cmd []string, base, dir string) []string {
 		out[0] = filepath.Join(root, out[0])
 	}
 	return out
+}
+
+// Supports reports whether the engine runs workload ("" and "rollouts",
+// the gdl-perf loop, are every engine's).
+func (e *Engine) Supports(workload string) bool {
+	if workload == "" || workload == "rollouts" {
+		return true
+	}
+	for _, w := range e.Workloads {
+		if w == workload {
+			return true
+		}
+	}
+	return false
 }

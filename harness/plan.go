@@ -68,6 +68,9 @@ type Options struct {
 	Repetitions int    // runs per (game, engine)
 	Seed        uint64 // campaign seed
 	Shard       Shard  // the part of the plan this process runs
+	// Workloads are the workloads every (game, engine) runs, each with its
+	// budget (Dims.Workload, Dims.Budget); none is rollouts alone.
+	Workloads []Dims
 }
 
 // Mode returns "time" or "rollouts".
@@ -114,20 +117,27 @@ func Plan(games []*Game, engines []*Engine, o Options) []Run {
 		return engines[i].Version < engines[j].Version
 	})
 	reps := max(o.Repetitions, 1)
+	workloads := o.Workloads
+	if len(workloads) == 0 {
+		workloads = []Dims{{}}
+	}
 	var runs []Run
 	for gi, g := range games {
 		if o.Shard.N > 1 && gi%o.Shard.N != o.Shard.I {
 			continue
 		}
 		for _, e := range engines {
-			for rep := 0; rep < reps; rep++ {
-				runs = append(runs, Run{
-					Key:        runKey(g.Key, e, rep, o, Dims{}),
-					Game:       g,
-					Engine:     e,
-					Repetition: rep,
-					Seed:       runSeed(o.Seed, g.Key, rep),
-				})
+			for _, d := range workloads {
+				for rep := 0; rep < reps; rep++ {
+					runs = append(runs, Run{
+						Key:        runKey(g.Key, e, rep, o, d),
+						Game:       g,
+						Engine:     e,
+						Repetition: rep,
+						Seed:       runSeed(o.Seed, g.Key, rep),
+						Dims:       d,
+					})
+				}
 			}
 		}
 	}

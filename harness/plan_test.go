@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -129,4 +130,46 @@ func TestRunKeyDimensions(t *testing.T) {
 		seen[k] = name
 	}
 	assert.Equal(t, base, runKey("BASE/ticTacToe/JRFsaQ", e, 2, o, Dims{Workload: "rollouts", Transform: "none", Measure: "time"}), "defaults spelled out are defaults")
+}
+
+// Every workload of the plan is a run of its own for every game, engine and
+// repetition; rollouts keeps the gdlperf 1 keys; an engine that does not
+// run a workload has its runs skipped with the reason, and a built-in one is
+// given --workload and its budget before its arguments.
+func TestPlanWorkloads(t *testing.T) {
+	games, engines := planFixture()
+	o := Options{Seconds: 2, Repetitions: 2, Seed: 1}
+	plain := Plan(games, engines, o)
+	o.Workloads = []Dims{{}, {Workload: "uct", Budget: "iterations=200"}}
+	both := Plan(games, engines, o)
+	require.Len(t, both, 2*len(plain))
+	keys := map[string]bool{}
+	for _, r := range both {
+		keys[r.Key] = true
+	}
+	assert.Len(t, keys, len(both), "every run its own key")
+	for _, r := range plain {
+		assert.True(t, keys[r.Key], "the rollouts runs keep their keys")
+	}
+
+	c := &Campaign{Options: o}
+	builtin := &Engine{Name: "prover", Builtin: true, FixedWork: true, Workloads: []string{"uct"}}
+	args := c.args(Run{Engine: builtin, Seed: 7, Dims: Dims{Workload: "uct", Budget: "iterations=200"}}, "g.kif", "r.txt")
+	assert.Equal(t, []string{"--workload", "uct", "--iterations", "200", "--seed", "7", "g.kif", "r.txt", "60"}, args)
+	assert.True(t, builtin.Supports("uct"))
+	assert.False(t, (&Engine{Name: "ext"}).Supports("uct"))
+	assert.True(t, (&Engine{Name: "ext"}).Supports(""))
+}
+
+func TestCampaignSkipsUnsupportedWorkloads(t *testing.T) {
+	e := scriptEngine(t, "rollouts-only", `echo "$@" > /dev/null; `+fastBody)
+	o := Options{Seconds: 1, Seed: 1, Workloads: []Dims{{}, {Workload: "pns", Budget: "nodes=10"}}}
+	c, w, progress := campaign(t, testGames(1), []*Engine{e}, o)
+	c.SkipCompat = true
+	sum, err := c.Execute(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, sum.Unsupported)
+	require.Len(t, w.rows, 1)
+	assert.Equal(t, "", w.rows[0].Workload)
+	assert.Contains(t, progress.String(), "skipping workload pns for engine rollouts-only: it does not run it")
 }

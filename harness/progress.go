@@ -142,7 +142,7 @@ func (p *progress) finished(r Run, row *results.Row) {
 	if failed {
 		what = row.Status + ": " + protocol.Shorten(protocol.SafeText(strings.Join(strings.Fields(row.ErrorMessage), " ")), 123)
 	}
-	line := fmt.Sprintf("[%d/%d] %s on %s (rep %d): %s\n", p.done, p.total, protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition, what)
+	line := fmt.Sprintf("[%d/%d] %s: %s\n", p.done, p.total, runText(r), what)
 	if p.bar == nil {
 		io.WriteString(p.w, line)
 		return
@@ -187,7 +187,11 @@ func (p *progress) close() {
 
 // runText names a run on the progress line.
 func runText(r Run) string {
-	return fmt.Sprintf("%s on %s (rep %d)", protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition)
+	w := ""
+	if r.Dims.Workload != "" {
+		w = ", " + r.Dims.Workload
+	}
+	return fmt.Sprintf("%s on %s (rep %d%s)", protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition, w)
 }
 
 // gameName is the name part of a game key: ticTacToe of BASE/ticTacToe/JRFsaQ.

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/harness"
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -49,6 +50,10 @@ type RunOptions struct {
 	RerunContended int
 	ContendedBelow float64
 	Measure        MeasureOptions
+	// Workloads are the workloads of the plan (--workloads), with their
+	// budgets.
+	Workloads      []string
+	WorkloadBudget workload.Budget
 	// measured is what Measure resolved to (planRun).
 	measured MeasureChoice
 }
@@ -138,6 +143,11 @@ the point, use --jobs for correctness sweeps and rough rankings.
 // them on to the gdlperf run of every array task.
 func addRunFlags(f *pflag.FlagSet, opts *RunOptions) {
 	addMeasureFlags(f, &opts.Measure)
+	f.StringSliceVar(&opts.Workloads, "workloads", []string{workload.Rollouts}, "workloads of every game and engine: "+strings.Join(workload.Names, ", ")+" (engines/workload/SPEC.md)")
+	f.Int64Var(&opts.WorkloadBudget.Iterations, "uct-iterations", 2000, "the budget of workload uct: iterations")
+	f.Int64Var(&opts.WorkloadBudget.Nodes, "pns-nodes", 100_000, "the budget of workload pns: node expansions")
+	f.IntVar(&opts.WorkloadBudget.Depth, "minimax-depth", 3, "the budget of workload minimax: plies")
+	f.StringVar(&opts.WorkloadBudget.Role, "workload-role", "", "the role pns and minimax search for (default: each game's first)")
 	f.StringSliceVar(&opts.Engines, "engines", nil, "engines to run: built-in names or names from --manifest (default: every built-in engine)")
 	f.StringVar(&opts.Manifest, "manifest", "", "TOML or JSON manifest of external engines (default: ./engines.toml or ./engines.json if present)")
 	f.StringSliceVar(&opts.Games, "games", []string{"builtin"}, gamesHelp)
@@ -268,7 +278,11 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 		return nil, err
 	}
 	opts.measured = mc
-	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: mc.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed}}
+	dims, err := workloadDims(opts.Workloads, opts.WorkloadBudget)
+	if err != nil {
+		return nil, err
+	}
+	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: mc.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed, Workloads: dims}}
 	if opts.Shard != "" {
 		s, err := harness.ParseShard(opts.Shard)
 		if err != nil {
@@ -454,6 +468,9 @@ func runRun(opts *RunOptions) error {
 	if sum.Refused > 0 {
 		msg += fmt.Sprintf(", %d not run: engine refused", sum.Refused)
 	}
+	if sum.Unsupported > 0 {
+		msg += fmt.Sprintf(", %d skipped: workload not run by the engine", sum.Unsupported)
+	}
 	if sum.Contended > 0 {
 		msg += fmt.Sprintf(", %d contended (under %.0f%% of a CPU: left out of verdicts; %d run again)", sum.Contended, 100*opts.ContendedBelow, sum.Rerun)
 	}
@@ -537,4 +554,34 @@ func isTTY(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// workloadDims are the run dimensions of --workloads: rollouts is the
+// default dimension (gdlperf 1's run keys), the others carry their budget.
+func workloadDims(names []string, b workload.Budget) ([]harness.Dims, error) {
+	var out []harness.Dims
+	seen := map[string]bool{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		switch n {
+		case workload.Rollouts:
+			out = append(out, harness.Dims{})
+		case workload.UCT, workload.PNS, workload.Minimax:
+			budget := b
+			if n == workload.UCT {
+				budget.Role = ""
+			}
+			if (n == workload.UCT && b.Iterations <= 0) || (n == workload.PNS && b.Nodes <= 0) || (n == workload.Minimax && b.Depth <= 0) {
+				return nil, withCode(ExitUsage, fmt.Errorf("workload %s needs a budget above 0 (--uct-iterations, --pns-nodes, --minimax-depth): a campaign's workloads are fixed work", n))
+			}
+			out = append(out, harness.Dims{Workload: n, Budget: budget.String(n)})
+		default:
+			return nil, withCode(ExitUsage, fmt.Errorf("no workload %q; the workloads are %s", n, strings.Join(workload.Names, ", ")))
+		}
+	}
+	return out, nil
 }

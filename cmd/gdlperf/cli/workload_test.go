@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/results"
 )
 
 // engine run --workload runs a search instead of rollouts and writes its
@@ -40,4 +42,49 @@ func TestEngineRunWorkload(t *testing.T) {
 	b, _ := os.ReadFile(result)
 	assert.Contains(t, string(b), "errorMessage = ")
 	assert.Contains(t, string(b), "no workload")
+}
+
+// gdlperf run --workloads passes --workload and its budget to the engines
+// that declare it: an external engine from a manifest (here the built-in
+// prover through its own command line) does the same search as the
+// built-in one, and an engine that declares no workloads is skipped for
+// them with the reason, never run in the wrong mode.
+func TestRunWorkloadsExternalEngines(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "engines.toml")
+	require.NoError(t, os.WriteFile(manifest, []byte(fmt.Sprintf(`
+[[engines]]
+name = "extprover"
+version = "1"
+command = [%q, "engine", "run", "prover"]
+env = { GDLPERF_TEST_AS_MAIN = "1" }
+workloads = ["minimax"]
+
+[[engines]]
+name = "plain"
+version = "1"
+command = [%q, "engine", "run", "prover"]
+env = { GDLPERF_TEST_AS_MAIN = "1" }
+`, exe, exe)), 0o644))
+	res := filepath.Join(dir, "results")
+	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe", "--engines", "prover,extprover,plain", "--manifest", manifest,
+		"--workloads", "rollouts,minimax", "--minimax-depth", "2", "--seconds", "1", "--skip-compat-check", "--results", res)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "skipping workload minimax for engine plain: it does not run it")
+	assert.Contains(t, stderr, "1 skipped: workload not run by the engine")
+	rows, _, err := results.LoadDir(res)
+	require.NoError(t, err)
+	got := map[string]results.Row{}
+	for _, r := range rows {
+		assert.Equal(t, results.StatusOK, r.Status, "%s %s: %s", r.Engine, r.Workload, r.ErrorMessage)
+		got[r.Engine+"/"+r.WorkloadName()] = r
+	}
+	assert.Len(t, rows, 5, "3 engines' rollouts, 2 engines' minimax")
+	builtin, ext := got["prover/minimax"], got["extprover/minimax"]
+	require.NotZero(t, builtin.StateChanges)
+	assert.Equal(t, builtin.StateChanges, ext.StateChanges, "the same search")
+	assert.Equal(t, "depth=2", builtin.WorkloadBudget)
+	assert.NotEqual(t, got["prover/rollouts"].RunKey, builtin.RunKey)
 }
