@@ -54,6 +54,9 @@ type Checker struct {
 	Now       func() time.Time
 	// Setup is the allowance for an engine's setup (0: SetupAllowance).
 	Setup time.Duration
+	// Workloads are the workloads and budgets MethodWorkload compares
+	// (nil: DefaultCheckWorkloads).
+	Workloads []Dims
 }
 
 func (c *Checker) setup() time.Duration {
@@ -115,6 +118,8 @@ func (c *Checker) Check(ctx context.Context, e *Engine, g *Game) []results.Check
 			row.Verdict, row.Detail = results.VerdictUnchecked, "the engine's manifest names no trace command"
 		case m == MethodTransforms:
 			c.transforms(ctx, e, g, gameFile, &row)
+		case m == MethodWorkload:
+			c.workloads(ctx, e, g, gameFile, &row)
 		case !e.Builtin:
 			row.Verdict, row.Detail = results.VerdictUnchecked, m+" checks need a built-in engine"
 		default:

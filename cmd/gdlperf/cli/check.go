@@ -102,7 +102,7 @@ ok is true when no pair mismatched or failed (the exit status says the same).`,
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the first round")
 	f.IntVar(&opts.Rollouts, "rollouts", 0, "exactly this many rollouts in one round (to reproduce a mismatch)")
 	f.IntVar(&opts.MaxStates, "max-states", 200_000, "exhaustive check: most states to compare")
-	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic, transforms (the engine on the game and on each rewrite of gdlperf transform)")
+	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic, transforms (the engine on the game and on each rewrite of gdlperf transform), workload (the answers and counts of uct 2000 iterations, pns 100000 nodes and minimax depth 3, of the engine process against the reference)")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
 	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
 	f.IntVar(&opts.Jobs, "jobs", 1, "engine and game pairs checked at once (each uses about one core; budgets are wall time)")
@@ -121,8 +121,8 @@ func runCheck(opts *CheckOptions) error {
 		return withCode(ExitUsage, fmt.Errorf("--jobs must be at least 1"))
 	}
 	for _, m := range opts.Methods {
-		if m != harness.MethodTrace && m != harness.MethodExhaustive && m != harness.MethodMetamorphic && m != harness.MethodTransforms {
-			return withCode(ExitUsage, fmt.Errorf("unknown method %q: trace, exhaustive, metamorphic or transforms", m))
+		if m != harness.MethodTrace && m != harness.MethodExhaustive && m != harness.MethodMetamorphic && m != harness.MethodTransforms && m != harness.MethodWorkload {
+			return withCode(ExitUsage, fmt.Errorf("unknown method %q: trace, exhaustive, metamorphic, transforms or workload", m))
 		}
 	}
 	names := opts.Engines

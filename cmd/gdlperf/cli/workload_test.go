@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -87,4 +88,23 @@ env = { GDLPERF_TEST_AS_MAIN = "1" }
 	assert.Equal(t, builtin.StateChanges, ext.StateChanges, "the same search")
 	assert.Equal(t, "depth=2", builtin.WorkloadBudget)
 	assert.NotEqual(t, got["prover/rollouts"].RunKey, builtin.RunKey)
+}
+
+// check --methods workload compares the engine process's search answers
+// with the reference's: the tuple prover agrees; a prover that drops a
+// legal move searches another tree, and the mismatch says which workload
+// differed and how to reproduce it.
+func TestCheckWorkload(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "check", "--engines", "tupleprover", "--games", "builtin:racetotwentyone", "--methods", "workload", "--budget", "20s", "--results", dir)
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Regexp(t, `tupleprover\s+1\s+0\s+0\s+0`, stdout)
+	assert.Contains(t, stderr, "agreed on uct iterations=2000, pns nodes=100000, minimax depth=3")
+
+	broken := "prover-" + enginetest.DropLegal
+	code, stdout, stderr = run(t, "check", "--engines", broken, "--games", "builtin:tictactoe", "--methods", "workload", "--budget", "20s", "--results", dir)
+	require.Equal(t, ExitFailure, code, stdout+stderr)
+	assert.Contains(t, stdout, "MISMATCH "+broken)
+	assert.Contains(t, stdout, "reproduce: gdlperf engine run "+broken)
+	assert.Contains(t, stdout, "--workload uct --iterations 2000")
 }

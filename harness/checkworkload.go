@@ -1,0 +1,146 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/engines/workload"
+	"github.com/gdlperf/gdlperf/results"
+)
+
+// MethodWorkload compares each workload's answers (uct's root statistics,
+// pns's proof, minimax's value and best move, and every count) of the
+// engine process with the reference's: every correct engine searches the
+// same tree (engines/workload/SPEC.md).
+const MethodWorkload = "workload"
+
+// DefaultCheckWorkloads are the workloads gdlperf check --methods workload
+// compares, with their budgets.
+var DefaultCheckWorkloads = []Dims{
+	{Workload: workload.UCT, Budget: "iterations=2000"},
+	{Workload: workload.PNS, Budget: "nodes=100000"},
+	{Workload: workload.Minimax, Budget: "depth=3"},
+}
+
+// workloads runs each workload the engine declares as its engine process
+// (its run command with --workload, the budget and the seed) and compares
+// the result file's answer with the reference's, run in this process. The
+// workloads it does not declare are named in the detail; none at all is
+// unchecked.
+func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile string, row *results.CheckRow) {
+	game, err := gdl.Load(g.Name, g.Rules)
+	if err != nil {
+		row.Verdict, row.Detail = results.VerdictError, oneLine("the game is invalid: "+err.Error(), 500)
+		return
+	}
+	checks := c.Workloads
+	if len(checks) == 0 {
+		checks = DefaultCheckWorkloads
+	}
+	var agreed, skipped []string
+	for _, d := range checks {
+		if !e.Supports(d.Workload) {
+			skipped = append(skipped, d.Workload)
+			continue
+		}
+		budget := parseBudget(d.Budget)
+		reproduce := fmt.Sprintf("gdlperf engine run %s %s result.txt %d --workload %s %s --seed %d",
+			e.Name, shellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
+		// The reference, in this process.
+		rm, err := c.Reference.New(game)
+		if err != nil {
+			row.Verdict, row.Detail = results.VerdictError, "the reference cannot build the game: "+err.Error()
+			return
+		}
+		refRes, err := workload.Run(rm, d.Workload, budget, c.Seed, time.Now().Add(c.Budget+c.setup()))
+		if cl, ok := rm.(interface{ Close() error }); ok {
+			cl.Close()
+		}
+		if err != nil {
+			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("workload %s: the reference: %v", d.Workload, err), 2000)
+			return
+		}
+		ref := protocol.NewResult(c.Reference.Version)
+		st := refRes.Stats()
+		ref.SetInt(protocol.KeyNumStateChanges, st.StateChanges)
+		ref.SetInt(protocol.KeyNumRollouts, st.Rollouts)
+		refRes.SetKeys(ref)
+		// The engine, as a process.
+		resultFile := filepath.Join(filepath.Dir(gameFile), "workload-"+d.Workload+".txt")
+		argv := append(append([]string(nil), e.Command...), "--workload", d.Workload)
+		argv = append(argv, budgetArgs(d.Budget)...)
+		argv = append(argv, "--seed", strconv.FormatUint(c.Seed, 10), gameFile, resultFile, strconv.Itoa(WorkloadSeconds))
+		limit := max(c.Budget, time.Duration(WorkloadSeconds)*time.Second) + c.setup()
+		timedOut, stderr, runErr := runBounded(ctx, argv, e.Dir, e.Env, limit)
+		text, _ := os.ReadFile(resultFile)
+		os.Remove(resultFile)
+		got, _ := protocol.Parse(string(text))
+		msg, failed := got.Get(protocol.KeyErrorMessage)
+		switch {
+		case ctx.Err() != nil:
+			row.Verdict, row.Detail = results.VerdictError, "interrupted"
+			return
+		case timedOut:
+			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, fmt.Sprintf("workload %s took longer than %s", d.Workload, limit), reproduce
+			return
+		case failed:
+			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, oneLine(fmt.Sprintf("workload %s: the engine fails: %s", d.Workload, msg), 2000), reproduce
+			return
+		case runErr != nil:
+			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, oneLine(fmt.Sprintf("workload %s: %v (stderr: %s)", d.Workload, runErr, stderr), 2000), reproduce
+			return
+		}
+		if err := workload.CompareKeys(ref, got); err != nil {
+			row.Verdict, row.Detail, row.Reproduce = results.VerdictMismatch, oneLine(err.Error(), 2000), reproduce
+			return
+		}
+		agreed = append(agreed, d.Workload+" "+d.Budget)
+	}
+	if len(agreed) == 0 {
+		row.Verdict, row.Detail = results.VerdictUnchecked, "the engine declares none of the workloads "+workloadList(checks)
+		return
+	}
+	row.Verdict = results.VerdictOK
+	row.Detail = "agreed on " + strings.Join(agreed, ", ")
+	if len(skipped) > 0 {
+		row.Detail += "; not declared by the engine: " + strings.Join(skipped, ", ")
+	}
+}
+
+func workloadList(ds []Dims) string {
+	var names []string
+	for _, d := range ds {
+		names = append(names, d.Workload)
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseBudget reads a budget as Dims.Budget spells it ("nodes=100000
+// role=xplayer").
+func parseBudget(s string) workload.Budget {
+	var b workload.Budget
+	for _, w := range strings.Fields(s) {
+		k, v, _ := strings.Cut(w, "=")
+		n, _ := strconv.ParseInt(v, 10, 64)
+		switch k {
+		case "iterations":
+			b.Iterations = n
+		case "nodes":
+			b.Nodes = n
+		case "depth":
+			b.Depth = int(n)
+		case "threshold":
+			b.Threshold = int(n)
+		case "role":
+			b.Role = v
+		}
+	}
+	return b
+}
