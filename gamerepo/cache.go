@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gdlperf/gdlperf/engines"
 )
 
 // The cache holds what sync fetched, so that everything else works offline:
@@ -31,22 +33,20 @@ import (
 // and fetched again by the next sync.
 
 // EnvCache names the environment variable that overrides the cache folder.
-const EnvCache = "GDLPERF_CACHE"
+const EnvCache = engines.EnvCache
 
 // ErrCorrupt is wrapped by the errors of a cached file that does not match
 // its recorded sha256.
 var ErrCorrupt = errors.New("corrupted cache file")
 
-// DefaultCacheDir returns $GDLPERF_CACHE, else os.UserCacheDir()/gdlperf.
+// DefaultCacheDir returns $GDLPERF_CACHE, else os.UserCacheDir()/gdlperf
+// (engines.CacheDir: the compiled engine keeps its programs there too).
 func DefaultCacheDir() (string, error) {
-	if d := os.Getenv(EnvCache); d != "" {
-		return d, nil
-	}
-	d, err := os.UserCacheDir()
+	d, err := engines.CacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no cache folder: %w; set %s or use --cache", err, EnvCache)
+		return "", fmt.Errorf("%w or use --cache", err)
 	}
-	return filepath.Join(d, "gdlperf"), nil
+	return d, nil
 }
 
 // Cache is the disk cache of the synced repositories. It is created on the

@@ -17,6 +17,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/compiled"
 	"github.com/gdlperf/gdlperf/engines/gdl"
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // entries lists the cache entries under root (not lock files nor the
@@ -43,13 +44,13 @@ func TestWarmStart(t *testing.T) {
 	cold, err := compiled.Native(tg.game, tg.rules)
 	require.NoError(t, err)
 	coldTime := time.Since(start)
-	assert.Greater(t, cold.Setup["buildMilliseconds"], int64(0))
+	assert.Greater(t, cold.Setup[protocol.KeyBuildMilliseconds], int64(0))
 	start = time.Now()
 	warm, err := compiled.Native(tg.game, tg.rules)
 	require.NoError(t, err)
 	warmTime := time.Since(start)
 	assert.Equal(t, cold.Path, warm.Path)
-	assert.Equal(t, map[string]int64{"codegenMilliseconds": 0, "buildMilliseconds": 0}, warm.Setup)
+	assert.Equal(t, map[protocol.Key]int64{protocol.KeyCodegenMilliseconds: 0, protocol.KeyBuildMilliseconds: 0}, warm.Setup)
 	t.Logf("cold start %s (setup %v), warm start %s", coldTime.Round(time.Millisecond), cold.Setup, warmTime.Round(time.Microsecond))
 }
 

@@ -53,18 +53,6 @@ func canonicalSHA(g *gdl.Game) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// cacheRoot is $GDLPERF_CACHE, or the user's cache folder + /gdlperf.
-func cacheRoot() (string, error) {
-	if d := os.Getenv("GDLPERF_CACHE"); d != "" {
-		return d, nil
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("compiled: no cache folder (set GDLPERF_CACHE): %w", err)
-	}
-	return filepath.Join(d, "gdlperf"), nil
-}
-
 // goTool finds the Go toolchain: $GDLPERF_GO, go on PATH, or the one this
 // binary was built with.
 func goTool() (string, error) {
@@ -194,9 +182,9 @@ func sweepBuilds(parent string, now time.Time) {
 // processes never build into the same entry; a build happens in a
 // temporary folder renamed into place with its marker written last.
 func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
-	root, err := cacheRoot()
+	root, err := engines.CacheDir()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("compiled: %w", err)
 	}
 	parent := filepath.Join(root, "compiled", Version)
 	dir := filepath.Join(parent, sha)
