@@ -63,10 +63,14 @@ func checkBrowserLog(t *testing.T, stderr, page string) {
 	}
 }
 
-// The browser test: headless Chromium opens the index and an engine page
-// of the fixture site (with its correctness verdicts) from file://, finds the matrix and a chart in the
-// DOM, loads nothing else and logs no console error, and a screenshot
-// shows the chart's bars. Screenshots go to $GDLPERF_ARTIFACTS too.
+// The browser test: headless Chromium opens every kind of page of the
+// fixture site (with its correctness verdicts) from file://: the index, an
+// engine page (and one with mismatches), a game, a pair and a history page.
+// It finds their tables and charts in the DOM: the index's lead sentences
+// in the order of speed, agreeing with the verdicts, titles on the charts'
+// points, readable names, the reference's column. No page loads anything
+// else or logs a console error, and each screenshot shows the page's
+// colours. Screenshots go to $GDLPERF_ARTIFACTS (CI keeps them).
 func TestBrowser(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Skipf("%s is missing (apt-get install chromium)", chromium)
@@ -81,10 +85,37 @@ func TestBrowser(t *testing.T) {
 		path    string
 		height  int // of the window: the screenshot shows the charts
 		wantDOM []string
+		inOrder []string // substrings of the DOM that must come in this order
+		colour  [3]uint8 // a colour the screenshot must show
+		pixels  int      // at least this many pixels of it
 	}{
-		{"index", "index.html", 1600, []string{`<table class="matrix">`, `propnet@2-bbb`, `&lt;script&gt;alert("x")&lt;/script&gt;`, `<h2 id="correctness">`, `<td class="wrong"`}},
-		{"engine", engineHref(propnet2), 1600, []string{`<svg class="chart"`, `<path`, `Against the baseline`}},
-		{"engine-mismatch", engineHref(propnet3), 2400, []string{`<svg class="chart"`, `<h3>Mismatches</h3>`, `<details open="">`, `&lt;b&gt;more&lt;/b&gt;`}},
+		{"index", "index.html", 3200, []string{`<table class="matrix">`, `propnet@2-bbb`, `&lt;script&gt;alert("x")&lt;/script&gt;`, `<h2 id="correctness">`, `<td class="wrong"`,
+			// the lead: one sentence per engine, agreeing with the verdicts
+			`propnet@3-ccc</a> ran <strong class="good">5.110× faster than</strong>`,
+			`(geometric mean of the speedup per game over 4 games, 95% interval [2.358, 11.07]; 4 games excluded)`,
+			`propnet@2-bbb</a> was <strong class="">about as fast as</strong>`, `(no significant difference; geometric mean of the speedup per game over 1 game: 5.000×, too few games for an interval)`,
+			// titles on the chart's points
+			`<title>propnet@3-ccc on BASE/connectFour/WAIKTw: 3.000×`, `<title>propnet@2-bbb: geometric mean 4.679× over 6 games, 95% interval [3.361, 6.515]</title>`,
+			// readable names and the reference's column
+			`<span class="mute">BASE/</span>ticTacToe<span class="mute">/JRFsaQ</span>`, `prover@1-aaa</a> <span class="note">· reference</span>`, `<span class="ck ck-ref">ref</span>`,
+			`cells: median state changes per second`},
+			// ranking: propnet@3 (5.1×) before propnet@2 (4.7×) before the baseline before solo (no common game)
+			[]string{`1-fingerprint_2_s`, `propnet@3-ccc</a> ran`, `propnet@2-bbb</a> ran`, `prover@1-aaa</a> is the baseline`, `solo@1</a> could not be compared`},
+			[3]uint8{0x1a, 0x98, 0x50}, 200}, // the matrix's fastest cells
+		{"engine", engineHref(propnet2), 2600, []string{`<svg class="chart"`, `<path`, `Against the baseline`, `<title>BASE/ticTacToe/JRFsaQ: 5.000×, 95% interval`}, nil,
+			[3]uint8{0x44, 0x77, 0xaa}, 200}, // the dots of the rate chart (a log axis: its rates span 70×)
+		{"engine-mismatch", engineHref(propnet3), 3000, []string{`<svg class="chart"`, `<h3>Mismatches</h3>`, `<details open="">`, `&lt;b&gt;more&lt;/b&gt;`}, nil,
+			[3]uint8{0x44, 0x77, 0xaa}, 2000},
+		{"game", gameHref(rt.TicTacToe), 1500, []string{`<svg class="chart"`, `<h3>Engines, fastest first</h3>`}, nil,
+			[3]uint8{0x44, 0x77, 0xaa}, 1000},
+		// the pair chart is the ratio per game (a dot each, titled), not a scatter of the rates
+		{"pair", pairHref(versionPair{propnet3, propnet2}), 1400, []string{`<svg class="chart"`, `<title>BASE/connectFour/WAIKTw: 0.7500×, 95% interval [0.7379, 0.7623], significantly slower</title>`,
+			`<title>BASE/breakthrough/TGxk-g: 1.000×, 95% interval [0.9874, 1.013], no significant difference</title>`}, nil,
+			[3]uint8{0xcc, 0x33, 0x11}, 20}, // the dot of a significantly slower game
+		{"history", historyHref("propnet"), 1400, []string{`<h1>History of propnet</h1>`, `<svg class="chart"`,
+			`<title>propnet@3-ccc (first run 2026-01-11): 1.001× the speed of propnet@2-bbb, geometric mean over 5 games, 95% interval [0.7889, 1.270]</title>`},
+			[]string{`propnet@2-bbb</a></td><td class="nw">2026-01-11`, `propnet@3-ccc</a></td><td class="nw">2026-01-11`},
+			[3]uint8{0x66, 0x66, 0x66}, 20}, // the ring of a version not significantly different
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
@@ -92,6 +123,14 @@ func TestBrowser(t *testing.T) {
 			dom, stderr := runChromium(t, "--dump-dom", url)
 			for _, want := range p.wantDOM {
 				assert.Contains(t, dom, want)
+			}
+			at := 0
+			for _, want := range p.inOrder {
+				i := strings.Index(dom[at:], want)
+				if !assert.GreaterOrEqual(t, i, 0, "%q after offset %d", want, at) {
+					break
+				}
+				at += i + len(want)
 			}
 			assert.NotContains(t, dom, "<script")
 			checkBrowserLog(t, stderr, url)
@@ -103,11 +142,7 @@ func TestBrowser(t *testing.T) {
 			require.NoError(t, err)
 			img, err := png.Decode(bytes.NewReader(b))
 			require.NoError(t, err)
-			if strings.HasPrefix(p.name, "engine") {
-				assert.Greater(t, countColour(img, 0x44, 0x77, 0xaa), 2000, "the bars of the charts are drawn")
-			} else {
-				assert.Greater(t, countColour(img, 0x1a, 0x98, 0x50), 200, "the matrix's fastest cells are coloured")
-			}
+			assert.Greater(t, countColour(img, p.colour[0], p.colour[1], p.colour[2]), p.pixels, "the screenshot shows the page's colours")
 			if art := os.Getenv("GDLPERF_ARTIFACTS"); art != "" {
 				require.NoError(t, os.MkdirAll(art, 0o755))
 				require.NoError(t, os.WriteFile(filepath.Join(art, "report-"+p.name+".png"), b, 0o644))

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"html/template"
 	"image/color"
@@ -54,6 +55,20 @@ type chart struct {
 	items []legendItem
 	label string // the accessible name of the <svg>
 	w, h  vg.Length
+	marks []mark // points drawn by svg itself, each with its <title>
+}
+
+// mark is a point of a chart that svg draws as an SVG <circle> of its own
+// (gonum's canvas cannot give an element a title), in canvas coordinates
+// (points, origin bottom left), with the point's name as its <title> and,
+// for outliers, as a text label beside it.
+type mark struct {
+	x, y  vg.Length
+	r     vg.Length
+	col   color.Color
+	open  bool // a ring: drawn white inside
+	title string
+	label string
 }
 
 type legendItem struct {
@@ -116,7 +131,44 @@ func (c *chart) svg() template.HTML {
 	if _, err := canvas.WriteTo(&b); err != nil {
 		panic("report: writing an SVG to memory: " + err.Error()) // cannot happen
 	}
-	return template.HTML(tidySVG(b.String(), c.label))
+	out := tidySVG(b.String(), c.label)
+	if len(c.marks) > 0 {
+		i := strings.LastIndex(out, "</svg>")
+		out = out[:i] + c.marksSVG(c.h+band) + out[i:]
+	}
+	return template.HTML(out)
+}
+
+// marksSVG draws the chart's marks as SVG circles with titles, and the
+// labels of outliers, on a canvas of height h (SVG's y axis points down).
+// Every string is escaped for XML.
+func (c *chart) marksSVG(h vg.Length) string {
+	var b strings.Builder
+	b.WriteString(`<g class="points">` + "\n")
+	num := func(x vg.Length) string { return strconv.FormatFloat(float64(x), 'f', 2, 64) }
+	for _, m := range c.marks {
+		fill, stroke := hexColor(m.col), "#ffffff"
+		if m.open {
+			fill, stroke = "#ffffff", hexColor(m.col)
+		}
+		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" fill="%s" stroke="%s" stroke-width="1"><title>%s</title></circle>`+"\n",
+			num(m.x), num(h-m.y), num(m.r), fill, stroke, html.EscapeString(m.title))
+	}
+	for _, m := range c.marks {
+		if m.label == "" {
+			continue
+		}
+		fmt.Fprintf(&b, `<text x="%s" y="%s" style="font-family:Liberation Sans,Arial,Helvetica,sans-serif;font-size:9px;fill:#333">%s</text>`+"\n",
+			num(m.x+m.r+2), num(h-m.y+3), html.EscapeString(m.label))
+	}
+	b.WriteString("</g>\n")
+	return b.String()
+}
+
+// hexColor is #rrggbb of an opaque colour.
+func hexColor(col color.Color) string {
+	r, g, bl, _ := col.RGBA()
+	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, bl>>8)
 }
 
 // tidySVG turns gonum's SVG document into an element for inlining: no XML
@@ -236,16 +288,20 @@ func positiveRange(xss ...[]float64) (min, max float64, ok bool) {
 	return min, max, max > 0
 }
 
-// bar is one bar of a horizontal bar chart.
+// bar is one row of a bar or dot chart.
 type bar struct {
 	label  string
 	value  float64 // NaN: no bar
 	lo, hi float64 // whisker; NaN: none
 	color  color.Color
+	open   bool   // a dot chart draws it as a ring: no significant difference
+	title  string // what the point is, with its figures: its <title> in a dot chart
 }
 
 // hbars draws horizontal bars from base (or from the left edge of the
 // axis when base is NaN), top to bottom in the order given, with whiskers.
+// Only on a linear axis from 0, where the length of a bar is proportional
+// to its value.
 type hbars struct {
 	bars []bar
 	base float64
@@ -268,7 +324,6 @@ func (h *hbars) Plot(c draw.Canvas, p *plot.Plot) {
 	n := len(h.bars)
 	half := (trY(1) - trY(0)) * 0.36
 	clampX := func(v float64) vg.Length { return trX(math.Max(p.X.Min, math.Min(p.X.Max, v))) }
-	whisker := draw.LineStyle{Color: colWhisker, Width: vg.Points(1)}
 	x0 := c.Min.X
 	if !math.IsNaN(h.base) {
 		x0 = clampX(h.base)
@@ -284,13 +339,107 @@ func (h *hbars) Plot(c draw.Canvas, p *plot.Plot) {
 			col = colBar
 		}
 		c.FillPolygon(col, []vg.Point{{X: x0, Y: y - half}, {X: x1, Y: y - half}, {X: x1, Y: y + half}, {X: x0, Y: y + half}})
-		if finite(b.lo) && finite(b.hi) && b.hi > b.lo {
-			l, r := clampX(b.lo), clampX(b.hi)
-			c.StrokeLine2(whisker, l, y, r, y)
-			c.StrokeLine2(whisker, l, y-half/2, l, y+half/2)
-			c.StrokeLine2(whisker, r, y-half/2, r, y+half/2)
+		drawWhisker(c, clampX, y, half/2, b.lo, b.hi)
+	}
+}
+
+// drawWhisker draws the interval [lo, hi] at height y with end caps.
+func drawWhisker(c draw.Canvas, tr func(float64) vg.Length, y, cap vg.Length, lo, hi float64) {
+	if !finite(lo) || !finite(hi) || hi <= lo {
+		return
+	}
+	sty := draw.LineStyle{Color: colWhisker, Width: vg.Points(1)}
+	l, r := tr(lo), tr(hi)
+	c.StrokeLine2(sty, l, y, r, y)
+	c.StrokeLine2(sty, l, y-cap, l, y+cap)
+	c.StrokeLine2(sty, r, y-cap, r, y+cap)
+}
+
+// dot is one point of a dot chart, in axis units (log10 on a log axis).
+type dot struct {
+	row           int // 0 is the top row
+	value, lo, hi float64
+	col           color.Color
+	open          bool
+	r             vg.Length
+	dy            vg.Length // offset within the row, to keep many dots apart
+	title, label  string
+}
+
+// dotRows draws dots with whiskers in rows, top to bottom: the chart for
+// a log axis, where no bar length would mean anything. The dots themselves
+// become the chart's marks (SVG circles with titles).
+type dotRows struct {
+	ch   *chart
+	n    int
+	dots []dot
+}
+
+func (d *dotRows) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	for _, t := range d.dots {
+		for _, v := range []float64{t.value, t.lo, t.hi} {
+			if finite(v) {
+				xmin, xmax = math.Min(xmin, v), math.Max(xmax, v)
+			}
 		}
 	}
+	return xmin, xmax, -0.5, float64(d.n) - 0.5
+}
+
+func (d *dotRows) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	clampX := func(v float64) vg.Length { return trX(math.Max(p.X.Min, math.Min(p.X.Max, v))) }
+	for _, t := range d.dots {
+		if !finite(t.value) {
+			continue
+		}
+		y := trY(float64(d.n-1-t.row)) + t.dy
+		drawWhisker(c, clampX, y, vg.Points(3), t.lo, t.hi)
+		d.ch.marks = append(d.ch.marks, mark{x: clampX(t.value), y: y, r: t.r, col: t.col, open: t.open, title: t.title, label: t.label})
+	}
+}
+
+// xyMarks draws points at (x, y) in axis units as the chart's marks.
+type xyMarks struct {
+	ch  *chart
+	pts []xyMark
+}
+
+type xyMark struct {
+	x, y         float64
+	col          color.Color
+	title, label string
+}
+
+func (m *xyMarks) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range m.pts {
+		xmin, xmax, ymin, ymax = math.Min(xmin, p.x), math.Max(xmax, p.x), math.Min(ymin, p.y), math.Max(ymax, p.y)
+	}
+	return
+}
+
+func (m *xyMarks) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, pt := range m.pts {
+		m.ch.marks = append(m.ch.marks, mark{x: trX(pt.x), y: trY(pt.y), r: vg.Points(2.2), col: pt.col, title: pt.title, label: pt.label})
+	}
+}
+
+// dotThumb is the legend thumbnail of a dot (a ring when open).
+type dotThumb struct {
+	col  color.Color
+	open bool
+}
+
+func (t dotThumb) Thumbnail(c *draw.Canvas) {
+	centre := vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2}
+	if t.open {
+		c.DrawGlyph(draw.GlyphStyle{Color: t.col, Radius: vg.Points(3), Shape: draw.RingGlyph{}}, centre)
+		return
+	}
+	c.DrawGlyph(draw.GlyphStyle{Color: t.col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}, centre)
 }
 
 // barThumb and whiskerThumb draw legend thumbnails.
@@ -312,10 +461,12 @@ func (whiskerThumb) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(sty, r.Max.X-2, r.Min.Y+2, r.Max.X-2, r.Max.Y-2)
 }
 
-// barChart draws bars with whiskers, one per label. The axis is
-// logarithmic when the values span more than a factor of 20 (or ratio is
-// set: speedups are always shown on a log axis), linear from 0 otherwise.
-// ref > 0 draws a dashed reference line.
+// barChart draws one row per label: a bar with whiskers on a linear axis
+// from 0, where a bar's length is proportional to its value, or a dot with
+// whiskers on a log axis, which the chart uses when the values span more
+// than a factor of 20 or ratio is set (speedups are always shown on a log
+// axis). ref > 0 draws a dashed reference line. Each dot carries its bar's
+// title (or its label) as an SVG title.
 func barChart(label string, bars []bar, xlabel string, ratio bool, ref float64, refLabel string, legend []legendItem) template.HTML {
 	n := len(bars)
 	c := newChart(label, barHeight*vg.Length(n)+vg.Points(44))
@@ -324,32 +475,64 @@ func barChart(label string, bars []bar, xlabel string, ratio bool, ref float64, 
 		min, max = 1, 10
 	}
 	hasRef := ref > 0
-	base := math.NaN()
-	if ratio || max/min > 20 {
-		logged := make([]bar, n)
+	grid := plotter.NewGrid()
+	grid.Horizontal.Color = nil
+	c.p.Add(grid)
+	// Dots: for ratios, and for rates spanning more than a factor of 20,
+	// on a log axis, except for ratios within a factor of 4 of each other
+	// (and of 1), which a linear axis shows better.
+	dots := ratio || max/min > 20
+	logAxis := dots && (!ratio || max/min > 4)
+	if dots {
+		tr := log10OrNaN
+		if !logAxis {
+			tr = func(x float64) float64 {
+				if finite(x) {
+					return x
+				}
+				return math.NaN()
+			}
+		}
+		ds := make([]dot, n)
 		for i, b := range bars {
-			logged[i] = b
-			logged[i].value, logged[i].lo, logged[i].hi = log10OrNaN(b.value), log10OrNaN(b.lo), log10OrNaN(b.hi)
+			col := b.color
+			if col == nil {
+				col = colBar
+			}
+			title := b.title
+			if title == "" {
+				title = b.label
+			}
+			ds[i] = dot{row: i, value: tr(b.value), lo: tr(b.lo), hi: tr(b.hi), col: col, open: b.open, r: vg.Points(3.5), title: title}
 		}
-		bars = logged
-		ref = log10OrNaN(ref)
-		c.p.X.Min, c.p.X.Max = logRange(min, max)
-		c.p.X.Label.Text = xlabel + " (log scale)"
-		format := tickRate
-		if ratio {
-			format = tickRatio
-			base = 0 // speedup bars grow from 1, right when faster, left when slower
-			c.p.X.Min, c.p.X.Max = math.Min(c.p.X.Min, 0), math.Max(c.p.X.Max, 0)
+		ref = tr(ref)
+		if logAxis {
+			c.p.X.Min, c.p.X.Max = logRange(min, max)
+			c.p.X.Label.Text = xlabel + " (log scale)"
+			format := tickRate
+			if ratio {
+				format = tickRatio
+				c.p.X.Min, c.p.X.Max = math.Min(c.p.X.Min, 0), math.Max(c.p.X.Max, 0)
+			}
+			c.p.X.Tick.Marker = log10Ticks{format: format}
+		} else {
+			pad := (max - min) * 0.06
+			c.p.X.Min, c.p.X.Max = math.Max(0, min-pad), max+pad
+			c.p.X.Label.Text = xlabel
+			c.p.X.Tick.Marker = ratioTicks{}
 		}
-		c.p.X.Tick.Marker = log10Ticks{format: format}
+		c.p.Add(&dotRows{ch: c, n: n, dots: ds})
+		for i, it := range legend {
+			if t, isBar := it.thumb.(barThumb); isBar {
+				legend[i].thumb = dotThumb{col: t.col}
+			}
+		}
 	} else {
 		c.p.X.Min, c.p.X.Max = 0, max*1.05
 		c.p.X.Label.Text = xlabel
 		c.p.X.Tick.Marker = rateTicks{}
+		c.p.Add(&hbars{bars: bars, base: math.NaN()})
 	}
-	grid := plotter.NewGrid()
-	grid.Horizontal.Color = nil
-	c.p.Add(grid, &hbars{bars: bars, base: base})
 	c.p.Y.Min, c.p.Y.Max = -0.5, float64(n)-0.5
 	ticks := make([]plot.Tick, n)
 	for i, b := range bars {
@@ -397,6 +580,19 @@ func refLine(v, a, b float64, vertical bool) *plotter.Line {
 	return l
 }
 
+// ratioTicks labels a linear axis with ratios.
+type ratioTicks struct{}
+
+func (ratioTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 4, 64) + "×"
+		}
+	}
+	return ticks
+}
+
 // rateTicks labels a linear axis with rates.
 type rateTicks struct{}
 
@@ -412,31 +608,32 @@ func (rateTicks) Ticks(min, max float64) []plot.Tick {
 
 // profileChart plots values (sorted descending by the caller) against
 // their rank on a log axis, with a reference line at ref > 0: the chart
-// for many games, where labelled bars would not fit.
-func profileChart(label string, values []float64, ylabel, xlabel string, ratio bool, ref float64, refLabel, pointLabel string) template.HTML {
+// for many games, where labelled rows would not fit. Every point carries
+// its name (names[i]) as an SVG title; the three highest and the three
+// lowest are labelled.
+func profileChart(label string, values []float64, names []string, ylabel, xlabel string, ratio bool, ref float64, refLabel, pointLabel string) template.HTML {
 	c := newChart(label, vg.Points(260))
-	var pts plotter.XYs
+	pts := &xyMarks{ch: c}
+	format := tickRate
+	if ratio {
+		format = tickRatio
+	}
 	for i, v := range values {
 		if y := log10OrNaN(v); !math.IsNaN(y) {
-			pts = append(pts, plotter.XY{X: float64(i + 1), Y: y})
+			m := xyMark{x: float64(i + 1), y: y, col: colBar, title: names[i] + ": " + format(v)}
+			if i < 3 || i >= len(values)-3 {
+				m.label = chartLabel(names[i])
+			}
+			pts.pts = append(pts.pts, m)
 		}
 	}
 	min, max, ok := positiveRange(values, []float64{ref})
 	if !ok {
 		min, max = 1, 10
 	}
-	s, err := plotter.NewScatter(pts)
-	if err != nil {
-		panic("report: " + err.Error())
-	}
-	s.GlyphStyle = draw.GlyphStyle{Color: colBar, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
-	c.p.Add(plotter.NewGrid(), s)
-	c.legend(pointLabel, s)
+	c.p.Add(plotter.NewGrid(), pts)
+	c.legend(pointLabel, dotThumb{col: colBar})
 	c.p.Y.Min, c.p.Y.Max = logRange(min/1.2, max*1.2)
-	format := tickRate
-	if ratio {
-		format = tickRatio
-	}
 	c.p.Y.Tick.Marker = log10Ticks{format: format}
 	c.p.Y.Label.Text = ylabel + " (log scale)"
 	c.p.X.Min, c.p.X.Max = 0, float64(len(values)+1)
@@ -447,63 +644,5 @@ func profileChart(label string, values []float64, ylabel, xlabel string, ratio b
 		c.p.Add(line)
 		c.legend(refLabel, line)
 	}
-	return c.svg()
-}
-
-// point is one game of a scatter chart.
-type point struct {
-	x, y float64
-	sign int // +1 y significantly faster, -1 slower, 0 not significant
-}
-
-// scatterChart plots y against x on log-log axes of the same range, with
-// the diagonal y = x; points are coloured by significance.
-func scatterChart(label string, pts []point, xlabel, ylabel string) template.HTML {
-	c := newChart(label, 6*vg.Inch)
-	c.w = 6.6 * vg.Inch       // about square, so that the diagonal is at 45°
-	var groups [3]plotter.XYs // faster, ~, slower
-	var xs []float64
-	for _, p := range pts {
-		x, y := log10OrNaN(p.x), log10OrNaN(p.y)
-		if math.IsNaN(x) || math.IsNaN(y) {
-			continue
-		}
-		xs = append(xs, p.x, p.y)
-		groups[1-p.sign] = append(groups[1-p.sign], plotter.XY{X: x, Y: y})
-	}
-	min, max, ok := positiveRange(xs)
-	if !ok {
-		min, max = 1, 10
-	}
-	lo, hi := logRange(min/1.2, max*1.2) // no point on the frame
-	c.p.Add(plotter.NewGrid())
-	diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
-	if err != nil {
-		panic("report: " + err.Error())
-	}
-	diag.LineStyle = draw.LineStyle{Color: colRef, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
-	c.p.Add(diag)
-	names := [3]string{"significantly faster", "no significant difference", "significantly slower"}
-	cols := [3]color.Color{colFaster, colSame, colSlower}
-	shapes := [3]draw.GlyphDrawer{draw.PyramidGlyph{}, draw.CircleGlyph{}, draw.SquareGlyph{}}
-	for i, g := range groups {
-		if len(g) == 0 {
-			continue
-		}
-		s, err := plotter.NewScatter(g)
-		if err != nil {
-			panic("report: " + err.Error())
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: cols[i], Radius: vg.Points(2.6), Shape: shapes[i]}
-		c.p.Add(s)
-		c.legend(names[i], s)
-	}
-	c.legend("equal speed", diag)
-	for _, ax := range []*plot.Axis{&c.p.X, &c.p.Y} {
-		ax.Min, ax.Max = lo, hi
-		ax.Tick.Marker = log10Ticks{format: tickRate}
-	}
-	c.p.X.Label.Text = xlabel + " (log scale)"
-	c.p.Y.Label.Text = ylabel + " (log scale)"
 	return c.svg()
 }

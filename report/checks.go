@@ -133,6 +133,9 @@ var verdictStyles = map[string]verdictStyle{
 	results.VerdictUnchecked: {"?", "ck-unk", "unchecked"},
 }
 
+// refStyle marks the reference of the checks, which is not checked itself.
+var refStyle = verdictStyle{"ref", "ck-ref", "the reference"}
+
 // checkVerdictOrder is the order of verdicts in counts: ok, then the bad news.
 var checkVerdictOrder = []string{results.VerdictOK, results.VerdictMismatch, results.VerdictError, results.VerdictUnchecked}
 
@@ -287,6 +290,8 @@ func (b *builder) cellMark(c *Cell, game string, v Version) (verdictStyle, strin
 		return styleOf(verdict), b.checks.verdictTitle(game, v)
 	case c != nil && c.Wrong:
 		return verdictStyles[results.VerdictMismatch], "correctness: runs marked wrong (the version failed the correctness check on this game)"
+	case b.refs[v]:
+		return refStyle, "correctness: the reference: the other engines are checked against it"
 	}
 	return verdictStyle{}, ""
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"html/template"
 	"math"
 	"slices"
 	"strconv"
@@ -20,9 +21,10 @@ type builder struct {
 	counts    map[*Group]map[string]int  // measured cells per game
 	warnings  []string
 	checks    *checkIndex
-	checked   bool            // some check row was given, or some run was marked wrong
-	versions  []Version       // the versions that ran or were checked, in order
-	order     map[Version]int // their order
+	checked   bool             // some check row was given, or some run was marked wrong
+	versions  []Version        // the versions that ran or were checked, in order
+	order     map[Version]int  // their order
+	refs      map[Version]bool // the reference engines of the correctness checks
 }
 
 // versionPair is a pair page: A measured against B.
@@ -32,6 +34,12 @@ func newBuilder(c *Analysis, o options) *builder {
 	b := &builder{c: c, o: o, baselines: map[*Group]Version{}, ranks: map[*Group]map[cellKey]int{}, counts: map[*Group]map[string]int{},
 		checks: newCheckIndex(o.checks), order: map[Version]int{}}
 	c.markMismatches(b.checks)
+	b.refs = map[Version]bool{}
+	for _, r := range b.checks.rows {
+		if r.Reference != "" {
+			b.refs[Version{r.Reference, r.ReferenceVersion}] = true
+		}
+	}
 	b.checked = len(b.checks.rows) > 0
 	b.versions = slices.Clone(c.Versions)
 	for _, v := range b.checks.versions {
@@ -364,4 +372,101 @@ func whisker(c *Cell) (lo, hi float64) {
 		return math.NaN(), math.NaN()
 	}
 	return rs[0], rs[len(rs)-1]
+}
+
+// speedupChart draws the per-game ratios of a pair, A over B, fastest
+// first: a dot per game on a log axis with the 95% interval of its ratio
+// and the line of equal speed. A dot is filled and coloured only where the
+// game differs significantly; its title names the game with its figures.
+func speedupChart(p *Pair) (template.HTML, string) {
+	var games []*PairGame
+	for i := range p.Games {
+		if p.Games[i].Outcome == Compared {
+			games = append(games, &p.Games[i])
+		}
+	}
+	if len(games) == 0 {
+		return "", "No game where both ran ok with state changes: nothing to chart."
+	}
+	slices.SortStableFunc(games, func(x, y *PairGame) int { return cmp.Compare(y.Ratio, x.Ratio) })
+	label := fmt.Sprintf("speedup of %s over %s per game", plain(p.A.String()), plain(p.B.String()))
+	caption := fmt.Sprintf("Ratio of %s's median state changes per second over %s's on each of the %s where both ran ok, highest first, on a log axis: above 1 (the dashed line) where %s is faster. Games excluded: %d.",
+		p.A, p.B, plural(len(games), "game"), p.A, p.Summary.ExcludedGames)
+	if len(games) <= maxBars {
+		bars := make([]bar, len(games))
+		var seen [3]bool // significantly faster, not significant, significantly slower
+		for i, g := range games {
+			bars[i] = bar{label: g.Game, value: g.Ratio, lo: g.Lo, hi: g.Hi, color: colSame, open: g.Sign == 0, title: gameRatioTitle(g)}
+			switch g.Sign {
+			case 1:
+				bars[i].color = colFaster
+			case -1:
+				bars[i].color = colSlower
+			}
+			seen[1-g.Sign] = true
+		}
+		caption += " Filled and coloured: significant differences only (Mann–Whitney U test, p-values adjusted by Holm over the games, and the interval excluding 1); a ring: no significant difference. Whiskers: the 95% interval of the ratio from the U test, where the runs are enough for one."
+		var legend []legendItem
+		for i, item := range []legendItem{{"significantly faster", dotThumb{col: colFaster}}, {"no significant difference", dotThumb{col: colSame, open: true}}, {"significantly slower", dotThumb{col: colSlower}}} {
+			if seen[i] {
+				legend = append(legend, item)
+			}
+		}
+		legend = append(legend, legendItem{"95% interval", whiskerThumb{}})
+		return barChart(label, bars, "ratio ("+chartLabel(p.A.String())+" / "+chartLabel(p.B.String())+")", true, 1, "equal speed", legend), caption
+	}
+	values, names := make([]float64, len(games)), make([]string, len(games))
+	for i, g := range games {
+		values[i], names[i] = g.Ratio, g.Game
+	}
+	return profileChart(label, values, names, "ratio", "games, sorted by ratio", true, 1, "equal speed", "one game"), caption
+}
+
+// gameRatioTitle names a game of a pair with its ratio, interval and
+// verdict, for the title of its point.
+func gameRatioTitle(g *PairGame) string {
+	s := g.Game + ": " + times(g.Ratio)
+	if finite(g.Lo) && finite(g.Hi) {
+		s += ", 95% interval " + FormatInterval(g.Lo, g.Hi)
+	}
+	switch g.Sign {
+	case 1:
+		s += ", significantly faster"
+	case -1:
+		s += ", significantly slower"
+	default:
+		s += ", no significant difference"
+	}
+	return s
+}
+
+// maxVersion is the longest engine version shown whole; a longer one (a
+// hash of the engine's code) is cut, whole in its title.
+const maxVersion = 12
+
+// prettyName is the text of a link to an engine version or a game, for
+// reading: the engine's name with its version shortened when it is a long
+// hash (whole in the title), the game's key with its repository and rules
+// hash muted. Other links are their text. Everything is escaped.
+func prettyName(l link) template.HTML {
+	esc := template.HTMLEscapeString
+	switch {
+	case strings.HasPrefix(l.Href, "engine/"):
+		if i := strings.LastIndexByte(l.Text, '@'); i > 0 {
+			name, ver := l.Text[:i], l.Text[i+1:]
+			short := ver
+			if r := []rune(ver); len(r) > maxVersion {
+				short = string(r[:maxVersion-4]) + "…"
+			}
+			if short == ver {
+				return template.HTML(esc(l.Text))
+			}
+			return template.HTML(`<span title="` + esc(l.Text) + `">` + esc(name) + `@` + esc(short) + `</span>`)
+		}
+	case strings.HasPrefix(l.Href, "game/"):
+		if parts := strings.Split(l.Text, "/"); len(parts) == 3 {
+			return template.HTML(`<span class="mute">` + esc(parts[0]) + `/</span>` + esc(parts[1]) + `<span class="mute">/` + esc(parts[2]) + `</span>`)
+		}
+	}
+	return template.HTML(esc(l.Text))
 }

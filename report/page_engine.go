@@ -12,6 +12,7 @@ import (
 
 type engineView struct {
 	Name, Version string
+	History       link // the engine's history page
 	Machines      []engineMachine
 	Versions      []link // the engine's other versions
 	Pairs         []pairLink
@@ -60,6 +61,9 @@ type errorRow struct {
 
 func (b *builder) enginePage(ver Version) (Page, error) {
 	v := engineView{Name: ver.Engine, Version: ver.Version, Correctness: b.correctness(ver)}
+	if _, ran := b.c.order[ver]; ran {
+		v.History = link{Text: "history of " + ver.Engine, Href: historyHref(ver.Engine)}
+	}
 	for _, o := range b.versions {
 		if o.Engine != ver.Engine {
 			continue
@@ -138,50 +142,6 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 		Crumbs: []link{{Text: "engine " + ver.String()}}, Body: v})
 }
 
-func speedupChart(p *Pair) (template.HTML, string) {
-	var games []*PairGame
-	for i := range p.Games {
-		if p.Games[i].Outcome == Compared {
-			games = append(games, &p.Games[i])
-		}
-	}
-	if len(games) == 0 {
-		return "", "No game where both ran ok with state changes: nothing to chart."
-	}
-	slices.SortStableFunc(games, func(x, y *PairGame) int { return cmp.Compare(y.Ratio, x.Ratio) })
-	label := fmt.Sprintf("speedup of %s over %s per game", plain(p.A.String()), plain(p.B.String()))
-	caption := fmt.Sprintf("Speedup of %s over %s (ratio of median state changes per second) on each of the %s where both ran ok, fastest first; the dashed line is equal speed. Games excluded: %d.",
-		p.A, p.B, plural(len(games), "game"), p.Summary.ExcludedGames)
-	if len(games) <= maxBars {
-		bars := make([]bar, len(games))
-		var seen [3]bool // significantly faster, not significant, significantly slower
-		for i, g := range games {
-			bars[i] = bar{label: g.Game, value: g.Ratio, lo: g.Lo, hi: g.Hi, color: colSame}
-			switch g.Sign {
-			case 1:
-				bars[i].color = colFaster
-			case -1:
-				bars[i].color = colSlower
-			}
-			seen[1-g.Sign] = true
-		}
-		caption += " Colour: significant differences only (Mann–Whitney U test, p-values adjusted by Holm over the games, and the interval excluding 1). Whiskers: the 95% interval of the ratio from the U test, where the runs are enough for one."
-		var legend []legendItem
-		for i, item := range []legendItem{{"significantly faster", barThumb{colFaster}}, {"no significant difference", barThumb{colSame}}, {"significantly slower", barThumb{colSlower}}} {
-			if seen[i] {
-				legend = append(legend, item)
-			}
-		}
-		legend = append(legend, legendItem{"95% interval", whiskerThumb{}})
-		return barChart(label, bars, "speedup ("+chartLabel(p.A.String())+" / "+chartLabel(p.B.String())+")", true, 1, "equal speed", legend), caption
-	}
-	values := make([]float64, len(games))
-	for i, g := range games {
-		values[i] = g.Ratio
-	}
-	return profileChart(label, values, "speedup", "games, sorted by speedup", true, 1, "equal speed", "one game"), caption
-}
-
 // rateChart draws a version's median rates per game, sorted.
 func rateChart(ver Version, cells []*Cell) (template.HTML, string) {
 	cells = slices.Clone(cells)
@@ -195,17 +155,17 @@ func rateChart(ver Version, cells []*Cell) (template.HTML, string) {
 		bars := make([]bar, len(cells))
 		for i, c := range cells {
 			lo, hi := whisker(c)
-			bars[i] = bar{label: c.Game, value: c.Rate.Center, lo: lo, hi: hi}
+			bars[i] = bar{label: c.Game, value: c.Rate.Center, lo: lo, hi: hi, title: c.Game + ": " + FormatRate(c.Rate.Center) + " states/s"}
 		}
 		caption += " " + whiskerCaption
 		return barChart(label, bars, "state changes per second", false, 0, "",
 			[]legendItem{{"median", barThumb{colBar}}, {"interval", whiskerThumb{}}}), caption
 	}
-	values := make([]float64, len(cells))
+	values, names := make([]float64, len(cells)), make([]string, len(cells))
 	for i, c := range cells {
-		values[i] = c.Rate.Center
+		values[i], names[i] = c.Rate.Center, c.Game
 	}
-	return profileChart(label, values, "state changes per second", "games, sorted by speed", false, 0, "", "one game"), caption
+	return profileChart(label, values, names, "state changes per second", "games, sorted by speed", false, 0, "", "one game"), caption
 }
 
 // ---- correctness ----

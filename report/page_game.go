@@ -126,7 +126,7 @@ func (b *builder) gamePage(game string) (Page, error) {
 					wrong++
 				} else {
 					lo, hi := whisker(c)
-					bars = append(bars, bar{label: c.Version.String(), value: c.Rate.Center, lo: lo, hi: hi})
+					bars = append(bars, bar{label: c.Version.String(), value: c.Rate.Center, lo: lo, hi: hi, title: c.Version.String() + ": " + FormatRate(c.Rate.Center) + " states/s"})
 				}
 			} else {
 				row.Rank, row.Rate, row.CI, row.Rel = "—", unmeasured(c), "—", "—"
@@ -231,6 +231,9 @@ func (b *builder) gameCorrectness(game string) gameCorrectnessView {
 		row := gameVerdictRow{Version: versionLink(v)}
 		if len(rows) == 0 {
 			row.verdictStyle = verdictStyle{Word: "never checked"}
+			if b.refs[v] {
+				row.verdictStyle = refStyle
+			}
 			gv.Versions = append(gv.Versions, row)
 			continue
 		}

@@ -1,8 +1,16 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"html/template"
+	"math"
+	"slices"
 	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 type indexView struct {
@@ -11,9 +19,11 @@ type indexView struct {
 	Failed    int
 	Games     int
 	Versions  []link
+	Histories []link // the history page of each engine
 	Sources   []string
 	Baseline  string
 	Machines  []indexMachine
+	Leads     []leadView // one per machine and setup where the baseline ran
 	Pairs     []pairLink
 	Buckets   []bucketView
 	ManyGames bool
@@ -29,8 +39,15 @@ type indexMachine struct {
 	Baseline  link
 	HasBase   bool
 	Summaries []summaryView
-	Columns   []link
+	Columns   []columnView
 	Matrix    []matrixRow
+}
+
+// columnView is a version's column of the matrix; the reference of the
+// correctness checks says so.
+type columnView struct {
+	L         link
+	Reference bool
 }
 
 type matrixRow struct {
@@ -73,6 +90,9 @@ func (b *builder) indexPage() (Page, error) {
 	for _, ver := range b.c.Versions {
 		v.Versions = append(v.Versions, versionLink(ver))
 	}
+	for _, e := range b.engines() {
+		v.Histories = append(v.Histories, link{Text: e, Href: historyHref(e)})
+	}
 	for i, bk := range buckets {
 		v.Buckets = append(v.Buckets, bucketView{"q" + strconv.Itoa(i), bk.text})
 	}
@@ -81,6 +101,7 @@ func (b *builder) indexPage() (Page, error) {
 		bl, hasBase := b.baselines[m]
 		im.HasBase = hasBase
 		if hasBase {
+			v.Leads = append(v.Leads, b.lead(m, bl))
 			im.Baseline = versionLink(bl)
 			for _, ver := range m.Versions {
 				if ver == bl {
@@ -91,7 +112,7 @@ func (b *builder) indexPage() (Page, error) {
 			}
 		}
 		for _, ver := range m.Versions {
-			im.Columns = append(im.Columns, versionLink(ver))
+			im.Columns = append(im.Columns, columnView{L: versionLink(ver), Reference: b.refs[ver]})
 		}
 		for _, g := range m.Games {
 			row := matrixRow{Game: gameLink(g)}
@@ -223,3 +244,185 @@ func (b *builder) indexCorrectness() []indexCorrectnessRow {
 
 // wrongNote says why a speed is struck out.
 const wrongNote = "the version disagreed with the reference on this game, so its speed is no valid measurement (left out of ranks, medians and geometric means)"
+
+// ---- the lead: one sentence per engine, ranked, and one chart ----
+
+// leadView opens the index for one machine and setup: a sentence per
+// engine version against the baseline, in hyperfine's style, fastest
+// first, and a chart of the speedups per game.
+type leadView struct {
+	Facts     machineView
+	Baseline  link
+	Sentences []leadSentence
+	Chart     template.HTML
+	Caption   string
+}
+
+// leadSentence is "propnet@3-ccc ran 63.2× faster than prover@1-aaa
+// (geometric mean over 6 games, ...)": Version, Verb, Factor, Rel,
+// Baseline, then Detail.
+type leadSentence struct {
+	Rank     int
+	Version  link
+	Verb     string // "ran", "was", "could not be compared with"
+	Factor   string // "63.2× faster than", "about as fast as", ""
+	Class    string // good or bad: only for a significant difference
+	Detail   string // what the figure is measured over, in parentheses
+	PairHref string
+	IsBase   bool
+}
+
+// leadEntry is one engine version's comparison with the baseline.
+type leadEntry struct {
+	v Version
+	p *Pair // nil for the baseline itself
+}
+
+// lead builds the lead of m: the versions ranked by the geometric mean of
+// their speedups over the baseline bl (the baseline at 1, versions with no
+// common game last), each with its sentence.
+func (b *builder) lead(m *Group, bl Version) leadView {
+	lv := leadView{Facts: viewMachine(m), Baseline: versionLink(bl)}
+	var entries []leadEntry
+	for _, ver := range m.Versions {
+		e := leadEntry{v: ver}
+		if ver != bl {
+			e.p = ComparePair(m, ver, bl)
+		}
+		entries = append(entries, e)
+	}
+	score := func(e leadEntry) float64 {
+		if e.p == nil {
+			return 1
+		}
+		return e.p.Summary.GeoMean
+	}
+	slices.SortStableFunc(entries, func(x, y leadEntry) int {
+		sx, sy := score(x), score(y)
+		switch nx, ny := math.IsNaN(sx), math.IsNaN(sy); {
+		case nx && ny:
+			return 0
+		case nx:
+			return 1
+		case ny:
+			return -1
+		}
+		return cmp.Compare(sy, sx)
+	})
+	var charted []leadEntry
+	for i, e := range entries {
+		s := leadSentence{Rank: i + 1, Version: versionLink(e.v)}
+		if e.p == nil {
+			s.IsBase, s.Verb, s.Detail = true, "is", "the baseline (1×): every figure is a ratio to its speed"
+		} else {
+			s.PairHref = pairHref(versionPair{e.v, bl})
+			s.Verb, s.Factor, s.Class, s.Detail = leadText(&e.p.Summary, bl)
+			if e.p.Summary.Compared > 0 {
+				charted = append(charted, e)
+			}
+		}
+		lv.Sentences = append(lv.Sentences, s)
+	}
+	if len(charted) > 0 {
+		lv.Chart, lv.Caption = leadChart(charted, bl)
+	}
+	return lv
+}
+
+// leadText words a summary against the baseline bl so that it agrees with
+// the verdict: "faster" or "slower" only when the geometric mean's 95%
+// interval excludes 1, else "about as fast as"; the detail says what the
+// figure is measured over.
+func leadText(s *PairSummary, bl Version) (verb, factor, class, detail string) {
+	if s.Compared == 0 {
+		return "could not be compared with", "", "", fmt.Sprintf("no game where both ran ok with state changes; %s excluded", plural(s.ExcludedGames, "game"))
+	}
+	over := "over " + plural(s.Compared, "game")
+	interval := "too few games for an interval"
+	if finite(s.GeoLo) && finite(s.GeoHi) {
+		interval = "95% interval " + FormatInterval(s.GeoLo, s.GeoHi)
+	}
+	if s.ExcludedGames > 0 {
+		interval += fmt.Sprintf("; %s excluded", plural(s.ExcludedGames, "game"))
+	}
+	switch s.Overall {
+	case 1:
+		return "ran", times(s.GeoMean) + " faster than", "good",
+			fmt.Sprintf("geometric mean of the speedup per game %s, %s", over, interval)
+	case -1:
+		return "ran", times(1/s.GeoMean) + " slower than", "bad",
+			fmt.Sprintf("geometric mean of the speedup per game %s: %s, %s", over, times(s.GeoMean), interval)
+	}
+	return "was", "about as fast as", "",
+		fmt.Sprintf("no significant difference; geometric mean of the speedup per game %s: %s, %s", over, times(s.GeoMean), interval)
+}
+
+// leadChart draws a row per engine version (in the lead's order): a dot
+// per game at its speedup over the baseline on a log axis, filled and
+// coloured where the game differs significantly, and the geometric mean
+// as a large ring with its 95% interval; the dashed line is 1×.
+func leadChart(entries []leadEntry, bl Version) (template.HTML, string) {
+	n := len(entries)
+	c := newChart("speedup of each engine version over "+plain(bl.String())+", one dot per game", vg.Points(26)*vg.Length(n)+vg.Points(48))
+	var dots []dot
+	var values []float64
+	var seen [3]bool
+	for row, e := range entries {
+		k := 0
+		for i := range e.p.Games {
+			g := &e.p.Games[i]
+			if g.Outcome != Compared {
+				continue
+			}
+			col := colSame
+			switch g.Sign {
+			case 1:
+				col = colFaster
+			case -1:
+				col = colSlower
+			}
+			seen[1-g.Sign] = true
+			dots = append(dots, dot{row: row, value: log10OrNaN(g.Ratio), lo: math.NaN(), hi: math.NaN(), col: col, open: g.Sign == 0,
+				r: vg.Points(3), dy: vg.Points(2.2) * vg.Length(k%5-2), title: e.v.String() + " on " + gameRatioTitle(g)})
+			values = append(values, g.Ratio)
+			k++
+		}
+		s := e.p.Summary
+		title := fmt.Sprintf("%s: geometric mean %s over %s", e.v, times(s.GeoMean), plural(s.Compared, "game"))
+		if finite(s.GeoLo) && finite(s.GeoHi) {
+			title += ", 95% interval " + FormatInterval(s.GeoLo, s.GeoHi)
+			values = append(values, s.GeoLo, s.GeoHi)
+		}
+		dots = append(dots, dot{row: row, value: log10OrNaN(s.GeoMean), lo: log10OrNaN(s.GeoLo), hi: log10OrNaN(s.GeoHi), col: colText, open: true,
+			r: vg.Points(5.5), title: title})
+	}
+	min, max, ok := positiveRange(values, []float64{1})
+	if !ok {
+		min, max = 0.1, 10
+	}
+	grid := plotter.NewGrid()
+	grid.Horizontal.Color = nil
+	c.p.Add(grid, &dotRows{ch: c, n: n, dots: dots})
+	c.p.X.Min, c.p.X.Max = logRange(min, max)
+	c.p.X.Tick.Marker = log10Ticks{format: tickRatio}
+	c.p.X.Label.Text = "speedup over " + chartLabel(bl.String()) + " (log scale)"
+	c.p.X.Padding, c.p.Y.Padding = 0, 0
+	c.p.Y.Min, c.p.Y.Max = -0.5, float64(n)-0.5
+	ticks := make([]plot.Tick, n)
+	for i, e := range entries {
+		ticks[i] = plot.Tick{Value: float64(n - 1 - i), Label: chartLabel(e.v.String())}
+	}
+	c.p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	c.p.Y.Tick.Length = 0
+	line := refLine(0, c.p.Y.Min, c.p.Y.Max, true)
+	c.p.Add(line)
+	for i, item := range []legendItem{{"one game, significantly faster", dotThumb{col: colFaster}}, {"one game, no significant difference", dotThumb{col: colSame, open: true}}, {"one game, significantly slower", dotThumb{col: colSlower}}} {
+		if seen[i] {
+			c.legend(item.text, item.thumb)
+		}
+	}
+	c.legend("geometric mean and its 95% interval", dotThumb{col: colText, open: true})
+	c.legend("1× (as fast as "+chartLabel(bl.String())+")", line)
+	caption := fmt.Sprintf("Speedup of each engine version over %s on each game both ran ok (the ratio of their median state changes per second), on a log axis, fastest engine first. Filled and coloured: the game differs significantly (Mann–Whitney U test, p-values adjusted by Holm over the games, and the interval excluding 1); a ring: it does not. The large ring is the geometric mean over the games, with its 95%% interval. Point at a dot for its game.", bl)
+	return c.svg(), caption
+}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"html/template"
 )
 
@@ -33,7 +32,6 @@ func (b *builder) pairPage(vp versionPair) (Page, error) {
 		}
 		p := ComparePair(m, vp.A, vp.B)
 		pm := pairMachine{Facts: viewMachine(m), Summary: b.viewSummary(p, "")}
-		var pts []point
 		for _, g := range p.Games {
 			row := pairRow{Game: gameLink(g.Game), A: cellRate(g.A), ASpread: cellSpread(g.A), B: cellRate(g.B), BSpread: cellSpread(g.B),
 				Ratio: FormatRatio(g.Ratio), Interval: FormatInterval(g.Lo, g.Hi), P: testedP(&g)}
@@ -59,15 +57,11 @@ func (b *builder) pairPage(vp versionPair) (Page, error) {
 				row.Verdict = "~"
 			}
 			pm.Games = append(pm.Games, row)
-			if g.Outcome == Compared {
-				pts = append(pts, point{x: g.B.Rate.Center, y: g.A.Rate.Center, sign: g.Sign})
-			}
 		}
-		if len(pts) > 0 {
-			pm.Chart = scatterChart(fmt.Sprintf("%s against %s, one point per game", plain(vp.A.String()), plain(vp.B.String())), pts,
-				chartLabel(vp.B.String())+" states/s", chartLabel(vp.A.String())+" states/s")
-			pm.Caption = fmt.Sprintf("Median state changes per second of %s (up) against %s (across) on each of the %s where both ran ok with state changes; points above the dashed line are games where %s is faster. Significance: Mann–Whitney U test, p-values adjusted by Holm over %s, p < 0.05, and the 95%% interval of the ratio excluding 1.",
-				vp.A, vp.B, plural(len(pts), "game"), vp.A, plural(p.Summary.Tests, "game"))
+		// The ratio per game, not a log-log scatter of the rates, where a
+		// change of 30% sits on the diagonal.
+		if p.Summary.Compared > 0 {
+			pm.Chart, pm.Caption = speedupChart(p)
 		}
 		v.Machines = append(v.Machines, pm)
 	}

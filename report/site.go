@@ -28,6 +28,7 @@ var (
 		"rooted":        func(root string, v any) rooted { return rooted{root, v} },
 		"mismatchTable": func(head string, rows []mismatchRow) mismatchTable { return mismatchTable{head, rows} },
 		"problemTable":  func(head string, rows []problemRow) problemTable { return problemTable{head, rows} },
+		"name":          prettyName,
 	}).ParseFS(templateFS, "templates/*.tmpl"))
 	styleCSS = func() template.CSS {
 		b, err := templateFS.ReadFile("templates/style.css")
@@ -116,7 +117,8 @@ func (s *Site) Page(path string) []byte {
 // Render builds the site of rows: index.html, a page per engine version
 // (engine/, also for a version that was only checked, see WithVerdicts),
 // per game (game/) and per pair of engine versions that ran on a common
-// machine (pair/). The same rows (and check rows), in any order, give the
+// machine (pair/), and the history of every engine's versions (history/).
+// The same rows (and check rows), in any order, give the
 // same bytes.
 func Render(rows []results.Row, opts ...Option) (*Site, error) {
 	o := options{baseline: DefaultBaseline, title: "gdlperf results"}
@@ -137,6 +139,9 @@ func Render(rows []results.Row, opts ...Option) (*Site, error) {
 	}
 	for _, p := range b.pairs {
 		jobs = append(jobs, func() (Page, error) { return b.pairPage(p) })
+	}
+	for _, e := range b.engines() {
+		jobs = append(jobs, func() (Page, error) { return b.historyPage(e) })
 	}
 	pages, err := runJobs(jobs)
 	if err != nil {

@@ -155,7 +155,7 @@ func TestPageNamesAreSafe(t *testing.T) {
 	require.NoError(t, err)
 	names := map[string]bool{}
 	for _, p := range s.Pages {
-		assert.Regexp(t, `^(index\.html|(engine|game|pair)/[A-Za-z0-9_][A-Za-z0-9_-]*\.html)$`, p.Path)
+		assert.Regexp(t, `^(index\.html|(engine|game|pair|history)/[A-Za-z0-9_][A-Za-z0-9_-]*\.html)$`, p.Path)
 		lower := strings.ToLower(p.Path)
 		assert.False(t, names[lower], "%s clashes on a case-insensitive file system", p.Path)
 		names[lower] = true
