@@ -208,16 +208,7 @@ func (c *Checker) describe(row *results.CheckRow, m *conform.Mismatch, e *Engine
 		steps[i] = strings.Join(j, " ")
 	}
 	row.History = strings.Join(steps, " | ")
-	row.Reproduce = fmt.Sprintf("gdlperf check --engines %s --games %s --methods %s --seed %d --rollouts %d", e.Name, shellQuote(g.Key), row.Method, row.Seed, max(row.Rollouts, 1))
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/_-.:@+=", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	row.Reproduce = fmt.Sprintf("gdlperf check --engines %s --games %s --methods %s --seed %d --rollouts %d", e.Name, ShellQuote(g.Key), row.Method, row.Seed, max(row.Rollouts, 1))
 }
 
 // SelfCheckResult is what "gdlperf engine selfcheck" prints.
@@ -430,7 +421,7 @@ func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile s
 	var agreed []string
 	for _, tc := range TransformChecks {
 		reproduce := fmt.Sprintf("gdlperf transform %s --seed %d %s -o x.kif && gdlperf check --engines %s --games %s --methods %s --seed %d --rollouts %d",
-			tc.Name, tc.Seed, shellQuote(g.Key), e.Name, shellQuote(g.Key), MethodTransforms, c.Seed, n)
+			tc.Name, tc.Seed, ShellQuote(g.Key), e.Name, ShellQuote(g.Key), MethodTransforms, c.Seed, n)
 		res, err := transform.Run([]string{tc.Name}, tc.Seed, g.Name, g.Rules)
 		if err != nil {
 			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, oneLine(fmt.Sprintf("transform %s: %v", tc, err), 2000), reproduce

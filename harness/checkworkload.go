@@ -52,7 +52,7 @@ func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile st
 		}
 		budget := parseBudget(d.Budget)
 		reproduce := fmt.Sprintf("gdlperf engine run %s %s result.txt %d --workload %s %s --seed %d",
-			e.Name, shellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
+			e.Name, ShellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
 		// The reference, in this process.
 		rm, err := c.Reference.New(game)
 		if err != nil {

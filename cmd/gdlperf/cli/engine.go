@@ -79,7 +79,7 @@ func runEngineList(streams *IO, manifest string, check bool) error {
 		if version == "" {
 			version = "-"
 		}
-		command := shellJoin(e.Command)
+		command := harness.ShellJoin(e.Command)
 		if e.Dir != "" {
 			command += " (in " + e.Dir + ")"
 		}
@@ -112,23 +112,6 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-// shellJoin quotes the arguments of a command for a POSIX shell.
-func shellJoin(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = shellQuoteArg(a)
-	}
-	return strings.Join(out, " ")
-}
-
-// shellQuoteArg quotes s for a POSIX shell when it needs it.
-func shellQuoteArg(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func lookupEngine(name string) (engines.Engine, error) {

@@ -156,7 +156,7 @@ func runSlurm(opts *SlurmOptions) error {
 		return withCode(ExitFailure, err)
 	}
 	fmt.Fprintf(opts.IO.Err, "wrote %s: %d runs in %d shards (the largest has %d runs, about %s); submit it with: sbatch %s\n",
-		opts.Out, len(p.Runs), opts.Shards, largest, expected.Round(time.Second), shellQuoteArg(opts.Out))
+		opts.Out, len(p.Runs), opts.Shards, largest, expected.Round(time.Second), harness.ShellQuote(opts.Out))
 	return nil
 }
 
@@ -168,7 +168,7 @@ func slurmTime(d time.Duration) string {
 
 func slurmScript(opts *SlurmOptions, runs, games, engines, largest int, expected time.Duration, limit string) string {
 	var b strings.Builder
-	q := shellQuoteArg
+	q := harness.ShellQuote
 	fmt.Fprintf(&b, "#!/bin/bash\n")
 	fmt.Fprintf(&b, "# A gdlperf campaign as a Slurm job array, written by gdlperf slurm.\n")
 	fmt.Fprintf(&b, "# %d runs (%d game%s x %d engine%s x %d repetition%s) in %d shards by game;\n", runs, games, plural(games), engines, plural(engines), opts.Run.Reps, plural(opts.Run.Reps), opts.Shards)
