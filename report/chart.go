@@ -486,8 +486,8 @@ func barChart(label string, bars []bar, xlabel string, ratio bool, ref float64, 
 	if dots {
 		tr := log10OrNaN
 		if !logAxis {
-			tr = func(x float64) float64 {
-				if finite(x) {
+			tr = func(x float64) float64 { // an unbounded interval (0, +Inf) has no whisker
+				if x > 0 && finite(x) {
 					return x
 				}
 				return math.NaN()

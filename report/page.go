@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // builder holds what every page needs.
@@ -297,12 +299,8 @@ type pairLink struct {
 	Href string
 }
 
-func oneLine(s string) string {
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
+// oneLine is protocol.OneLine: s on one line of at most 300 bytes.
+func oneLine(s string) string { return protocol.OneLine(s, 300) }
 
 // testedP is the adjusted p-value of a game, or — when the runs were too
 // few for the test to ever be significant.

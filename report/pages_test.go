@@ -1,0 +1,125 @@
+package report
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rt "github.com/gdlperf/gdlperf/report/reporttest"
+)
+
+// The lead's words agree with the verdict on the geometric mean: faster or
+// slower only when its interval excludes 1, and every figure says what it
+// is over.
+func TestLeadText(t *testing.T) {
+	bl := prover1
+	tests := []struct {
+		name                                  string
+		s                                     PairSummary
+		wantVerb, wantFactor, wantClass, want string
+	}{
+		{"faster", PairSummary{Compared: 8, GeoMean: 63.2, GeoLo: 40, GeoHi: 99.5, Overall: 1},
+			"ran", "63.20× faster than", "good", "geometric mean of the speedup per game over 8 games, 95% interval [40.00, 99.50]"},
+		{"slower", PairSummary{Compared: 3, GeoMean: 0.5, GeoLo: 0.4, GeoHi: 0.6, Overall: -1, ExcludedGames: 1},
+			"ran", "2.000× slower than", "bad", "geometric mean of the speedup per game over 3 games: 0.5000×, 95% interval [0.4000, 0.6000]; 1 game excluded"},
+		{"interval spans 1", PairSummary{Compared: 8, GeoMean: 1.3, GeoLo: 0.9, GeoHi: 1.8},
+			"was", "about as fast as", "", "no significant difference; geometric mean of the speedup per game over 8 games: 1.300×, 95% interval [0.9000, 1.800]"},
+		{"one game", PairSummary{Compared: 1, GeoMean: 5, GeoLo: math.NaN(), GeoHi: math.NaN()},
+			"was", "about as fast as", "", "no significant difference; geometric mean of the speedup per game over 1 game: 5.000×, too few games for an interval"},
+		{"no common game", PairSummary{ExcludedGames: 9, GeoMean: math.NaN()},
+			"could not be compared with", "", "", "no game where both ran ok with state changes; 9 games excluded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			verb, factor, class, detail := leadText(&tt.s, bl)
+			assert.Equal(t, tt.wantVerb, verb)
+			assert.Equal(t, tt.wantFactor, factor)
+			assert.Equal(t, tt.wantClass, class)
+			assert.Equal(t, tt.want, detail)
+		})
+	}
+}
+
+// The index opens with the engines ranked by the geometric mean of their
+// speedups, the baseline among them at 1×, the engines without a common
+// game last, on each machine.
+func TestIndexLeadRanked(t *testing.T) {
+	index := string(renderFixture(t).Page("index.html"))
+	lead := index[:strings.Index(index, "<p>Engine versions:")+1]
+	var order []string
+	for _, m := range regexp.MustCompile(`<li><a href="engine/[^"]*">([^<]*)</a> (ran|is|was|could)`).FindAllStringSubmatch(lead, -1) {
+		order = append(order, m[1]+" "+m[2])
+	}
+	assert.Equal(t, []string{
+		"propnet@3-ccc ran", "propnet@2-bbb ran", "prover@1-aaa is", "solo@1 could", // machine 1
+		"propnet@2-bbb was", "prover@1-aaa is", // machine 2: one run a side, no verdict
+	}, order)
+	assert.Contains(t, lead, `ran <strong class="good">4.679× faster than</strong> <a href="pair/propnet_2-bbb-90914661b6_vs_prover_1-aaa-27eca9636b.html">prover@1-aaa</a> (geometric mean of the speedup per game over 6 games, 95% interval [3.361, 6.515]; 2 games excluded).`)
+	assert.Contains(t, lead, `aria-label="speedup of each engine version over prover@1-aaa, one dot per game"`)
+}
+
+// Chart points are SVG circles, each with the title of its game (escaped);
+// the pair chart is the ratio per game, not a log-log scatter of rates.
+func TestChartPointsHaveTitles(t *testing.T) {
+	s := renderFixture(t)
+	pair := string(s.Page(pairHref(versionPair{propnet2, prover1})))
+	circles := regexp.MustCompile(`<circle [^>]*><title>([^<]*)</title></circle>`).FindAllStringSubmatch(pair, -1)
+	require.Len(t, circles, 7, "one point per compared game: 6 on machine 1, 1 on machine 2")
+	assert.Equal(t, "BASE/speedChess/bPnisA: 7.000×, no significant difference", circles[0][1], "highest ratio first")
+	assert.Equal(t, "BASE/reversi/d8UMeA: 6.250×, 95% interval [6.176, 6.326], significantly faster", circles[1][1])
+	assert.Contains(t, pair, `<title>LOCAL/&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&amp;amp;/h4sh&#39;: 3.000×`)
+	assert.Contains(t, pair, "ratio (propnet@2-bbb / prover@1-aaa) (log scale)")
+	assert.NotContains(t, pair, "states/s (log scale)")
+	assert.Equal(t, strings.Count(pair, "<circle "), strings.Count(pair, "<title>")-1, "every circle has a title (the page's own title aside)")
+}
+
+// A ratio chart whose ratios lie within a factor of 4 uses a linear axis.
+func TestNarrowRatiosLinearAxis(t *testing.T) {
+	pair := string(renderFixture(t).Page(pairHref(versionPair{propnet3, propnet2})))
+	assert.Contains(t, pair, ">ratio (propnet@3-ccc / propnet@2-bbb)</text>")
+	assert.Contains(t, pair, ">1×</text>")
+	assert.Contains(t, pair, ">1.25×</text>")
+	assert.NotContains(t, pair, ">0×</text>", "the axis spans the ratios, not 0")
+}
+
+// The history page lists an engine's versions in the order measured, with
+// the change against the previous version, and colours a game's rate only
+// where it changed significantly.
+func TestHistoryPage(t *testing.T) {
+	s := renderFixture(t, WithVerdicts(rt.CheckRows()))
+	h := string(s.Page(historyHref("propnet")))
+	require.NotEmpty(t, h)
+	i2, i3 := strings.Index(h, `propnet@2-bbb</a></td><td class="nw">2026-01-11</td>`), strings.Index(h, `propnet@3-ccc</a></td><td class="nw">2026-01-11</td>`)
+	require.GreaterOrEqual(t, i2, 0)
+	assert.Greater(t, i3, i2, "versions by first run")
+	assert.Contains(t, h, `<td class="n ">1.001×</td><td class="n">[0.7889, 1.270]</td><td class=""><a href="../pair/propnet_3-ccc-29ea2dea19_vs_propnet_2-bbb-90914661b6.html">~</a></td>`)
+	assert.Contains(t, h, `<td class="bad" title="propnet@3-ccc on BASE/connectFour/WAIKTw: 6.00k states/s; 0.7500× of propnet@2-bbb&#39;s, 95% interval [0.7379, 0.7623]">6.00k</td>`)
+	assert.Contains(t, h, `<s>60.0k</s>`, "a wrong rate is struck out")
+	assert.Contains(t, string(s.Page("index.html")), `<a href="history/propnet-`)
+	assert.Contains(t, string(s.Page(engineHref(propnet2))), `The history of propnet</a>`)
+	assert.Contains(t, string(s.Page(historyHref("solo"))), "One version measured here: no history yet.")
+}
+
+func TestPrettyName(t *testing.T) {
+	tests := []struct {
+		name string
+		l    link
+		want string
+	}{
+		{"short version", versionLink(propnet2), "propnet@2-bbb"},
+		{"hash version", versionLink(Version{"propnet", "1-0123456789abcdef"}), `<span title="propnet@1-0123456789abcdef">propnet@1-012345…</span>`},
+		{"game key", gameLink(rt.TicTacToe), `<span class="mute">BASE/</span>ticTacToe<span class="mute">/JRFsaQ</span>`},
+		{"escaped", gameLink(`BASE/<b>&/h"1`), `<span class="mute">BASE/</span>&lt;b&gt;&amp;<span class="mute">/h&#34;1</span>`},
+		{"not a key", gameLink(rt.Script), `LOCAL/&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&amp;amp;/h4sh&#39;`},
+		{"other", link{Text: "run", Href: "game/x.html#run-1"}, "run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, string(prettyName(tt.l)))
+		})
+	}
+}
