@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
 // The blacklist names games that campaigns skip unless asked, each with
@@ -103,9 +105,9 @@ func LoadBlacklist(path string) (*Blacklist, error) {
 }
 
 // Add blacklists key (or replaces its reason; an entry added by hand
-// keeps its reason). Line ends in reason become spaces.
+// keeps its reason). reason is put on one line (protocol.OneLine).
 func (b *Blacklist) Add(key, reason string) {
-	reason = oneLine(reason)
+	reason = protocol.OneLine(reason, 0)
 	if b.index == nil {
 		b.index = map[string]int{}
 	}
@@ -229,14 +231,4 @@ func (b *Blacklist) WriteFile(path string, comments ...string) error {
 		dir = "."
 	}
 	return writeFileAtomic(dir, name, buf.Bytes(), true)
-}
-
-func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == '\t' {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
 }

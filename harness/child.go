@@ -14,7 +14,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/results"
@@ -518,15 +517,5 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, " | ")
 }
 
-// oneLine makes s one line of at most n bytes and "...", cut at a
-// character boundary.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n] + "..."
-	}
-	return s
-}
+// oneLine is protocol.OneLine: s on one line of at most n bytes.
+func oneLine(s string, n int) string { return protocol.OneLine(s, n) }

@@ -122,6 +122,19 @@ func SafeMarkdown(s string) string {
 	return b.String()
 }
 
+// OneLine puts s on one line: every run of white space (line ends
+// included) becomes one space, with none at either end, and the result is
+// cut to at most n bytes (Shorten); n <= 0 keeps its length. It is the
+// form of a message from a game, an engine or a file that lands in one CSV
+// field, one blacklist line or one table cell.
+func OneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if n <= 0 {
+		return s
+	}
+	return Shorten(s, n)
+}
+
 // Shorten cuts s to at most n bytes, "..." included, at a rune boundary,
 // so that a cut never leaves half a UTF-8 sequence (nor, on SafeText's
 // output, half an escape such as \u202e). An n below 4 is taken as 4.

@@ -111,3 +111,28 @@ func TestShorten(t *testing.T) {
 		})
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		n    int
+		want string
+	}{
+		{name: "line ends and tabs", in: " a\nb\r\n\tc  d ", want: "a b c d"},
+		{name: "no limit", in: strings.Repeat("x ", 500), want: strings.TrimSpace(strings.Repeat("x ", 500))},
+		{name: "cut after joining", in: "ab\n\ncd\nef", n: 7, want: "ab c..."},
+		{name: "short enough", in: "ab\ncd", n: 5, want: "ab cd"},
+		{name: "not inside a rune", in: "a\né日本", n: 8, want: "a é..."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := OneLine(tt.in, tt.n)
+			assert.Equal(t, tt.want, got)
+			assert.NotContains(t, got, "\n")
+			if tt.n > 0 {
+				assert.LessOrEqual(t, len(got), tt.n)
+			}
+		})
+	}
+}
