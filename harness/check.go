@@ -57,6 +57,10 @@ type Checker struct {
 	// Workloads are the workloads and budgets MethodWorkload compares
 	// (nil: DefaultCheckWorkloads).
 	Workloads []Dims
+
+	// refs keeps the reference's workload answers, shared by the copies
+	// of a Checker that a CheckCampaign makes (nil: made on first use).
+	refs *refCache
 }
 
 func (c *Checker) setup() time.Duration {

@@ -88,6 +88,9 @@ func (c *CheckCampaign) Execute(ctx context.Context) (CheckSummary, error) {
 		writeErr error
 		p        = newProgress(c.Progress, false, len(tasks), 0, now)
 	)
+	if c.Checker.refs == nil {
+		c.Checker.refs = &refCache{} // one for every copy below
+	}
 	forEach(ctx, c.Jobs, tasks, func(_ int, t task) {
 		cc := *c.Checker
 		cc.Methods = t.methods

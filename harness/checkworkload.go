@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines/gdl"
@@ -53,25 +54,14 @@ func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile st
 		budget := parseBudget(d.Budget)
 		reproduce := fmt.Sprintf("gdlperf engine run %s %s result.txt %d --workload %s %s --seed %d",
 			e.Name, ShellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
-		// The reference, in this process.
-		rm, err := c.Reference.New(game)
-		if err != nil {
-			row.Verdict, row.Detail = results.VerdictError, "the reference cannot build the game: "+err.Error()
-			return
-		}
-		refRes, err := workload.Run(rm, d.Workload, budget, c.Seed, time.Now().Add(c.Budget+c.setup()))
-		if cl, ok := rm.(interface{ Close() error }); ok {
-			cl.Close()
-		}
+		// The reference, in this process, once per game and workload for
+		// every engine checked: it is the oracle, so it gets the time it
+		// needs (ReferenceWorkloadTime), not the engine's budget.
+		ref, err := c.referenceWorkload(game, g.Key, d, budget)
 		if err != nil {
 			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("workload %s: the reference: %v", d.Workload, err), 2000)
 			return
 		}
-		ref := protocol.NewResult(c.Reference.Version)
-		st := refRes.Stats()
-		ref.SetInt(protocol.KeyNumStateChanges, st.StateChanges)
-		ref.SetInt(protocol.KeyNumRollouts, st.Rollouts)
-		refRes.SetKeys(ref)
 		// The engine, as a process.
 		resultFile := filepath.Join(filepath.Dir(gameFile), "workload-"+d.Workload+".txt")
 		argv := append(append([]string(nil), e.Command...), "--workload", d.Workload)
@@ -112,6 +102,68 @@ func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile st
 	if len(skipped) > 0 {
 		row.Detail += "; not declared by the engine: " + strings.Join(skipped, ", ")
 	}
+}
+
+// ReferenceWorkloadTime bounds a reference's workload run of gdlperf check.
+const ReferenceWorkloadTime = 10 * time.Minute
+
+type refWorkloadKey struct{ game, workload, budget string }
+
+// refCache holds the reference's workload answers by game and workload.
+type refCache struct {
+	mu sync.Mutex
+	m  map[refWorkloadKey]*refWorkload
+}
+
+func (rc *refCache) get(k refWorkloadKey) *refWorkload {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.m == nil {
+		rc.m = map[refWorkloadKey]*refWorkload{}
+	}
+	rw := rc.m[k]
+	if rw == nil {
+		rw = &refWorkload{}
+		rc.m[k] = rw
+	}
+	return rw
+}
+
+type refWorkload struct {
+	once sync.Once
+	res  *protocol.Result
+	err  error
+}
+
+// referenceWorkload is the reference's answer to workload d on the game,
+// computed once per Checker (checks of several engines share it).
+func (c *Checker) referenceWorkload(game *gdl.Game, key string, d Dims, budget workload.Budget) (*protocol.Result, error) {
+	if c.refs == nil {
+		c.refs = &refCache{}
+	}
+	rw := c.refs.get(refWorkloadKey{key, d.Workload, d.Budget})
+	rw.once.Do(func() {
+		rm, err := c.Reference.New(game)
+		if err != nil {
+			rw.err = fmt.Errorf("it cannot build the game: %w", err)
+			return
+		}
+		if cl, ok := rm.(interface{ Close() error }); ok {
+			defer cl.Close()
+		}
+		res, err := workload.Run(rm, d.Workload, budget, c.Seed, time.Now().Add(max(c.Budget, ReferenceWorkloadTime)))
+		if err != nil {
+			rw.err = err
+			return
+		}
+		ref := protocol.NewResult(c.Reference.Version)
+		st := res.Stats()
+		ref.SetInt(protocol.KeyNumStateChanges, st.StateChanges)
+		ref.SetInt(protocol.KeyNumRollouts, st.Rollouts)
+		res.SetKeys(ref)
+		rw.res = ref
+	})
+	return rw.res, rw.err
 }
 
 func workloadList(ds []Dims) string {
