@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,19 +25,10 @@ func execResults(t *testing.T, args ...string) (code int, stdout, stderr string)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errb)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	markUsageErrors(cmd)
 	err := cmd.Execute()
-	switch {
-	case err == nil:
-		code = ExitOK
-	default:
-		var ee *exitError
-		if errors.As(err, &ee) {
-			code = ee.code
-		} else if isUsage(err) {
-			code = ExitUsage
-		} else {
-			code = ExitFailure
-		}
+	code = exitCode(err)
+	if err != nil {
 		fmt.Fprintln(&errb, "gdlperf:", err)
 	}
 	return code, out.String(), errb.String()
