@@ -148,7 +148,10 @@ func (c *chart) marksSVG(h vg.Length) string {
 	num := func(x vg.Length) string { return strconv.FormatFloat(float64(x), 'f', 2, 64) }
 	for _, m := range c.marks {
 		fill, stroke := hexColor(m.col), "#ffffff"
-		if m.open {
+		switch {
+		case m.open && m.r >= 5: // a large ring (a mean) shows the dots beneath it
+			fill, stroke = "none", hexColor(m.col)
+		case m.open:
 			fill, stroke = "#ffffff", hexColor(m.col)
 		}
 		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" fill="%s" stroke="%s" stroke-width="1"><title>%s</title></circle>`+"\n",
@@ -202,7 +205,7 @@ func (t log10Ticks) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) {
 		return nil
 	}
-	few := max-min <= 2
+	few := max-min <= 2.5
 	var ticks []plot.Tick
 	for e := math.Floor(min); e <= math.Ceil(max); e++ {
 		for m := 1; m <= 9; m++ {
@@ -250,6 +253,19 @@ func logRange(min, max float64) (float64, float64) {
 	lo, hi := math.Floor(math.Log10(min)), math.Ceil(math.Log10(max))
 	if hi <= lo {
 		hi = lo + 1
+	}
+	return lo, hi
+}
+
+// clearOfOne widens a log10 range of ratios to hold 1 (log10 0) with a
+// margin, so that the line of equal speed is not the frame of the plot.
+func clearOfOne(lo, hi float64) (float64, float64) {
+	lo, hi = math.Min(lo, 0), math.Max(hi, 0)
+	if lo == 0 {
+		lo = -0.15
+	}
+	if hi == 0 {
+		hi = 0.15
 	}
 	return lo, hi
 }
@@ -512,7 +528,7 @@ func barChart(label string, bars []bar, xlabel string, ratio bool, ref float64, 
 			format := tickRate
 			if ratio {
 				format = tickRatio
-				c.p.X.Min, c.p.X.Max = math.Min(c.p.X.Min, 0), math.Max(c.p.X.Max, 0)
+				c.p.X.Min, c.p.X.Max = clearOfOne(c.p.X.Min, c.p.X.Max)
 			}
 			c.p.X.Tick.Marker = log10Ticks{format: format}
 		} else {

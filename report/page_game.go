@@ -13,6 +13,7 @@ import (
 
 type gameView struct {
 	Key                 string
+	KeyLink             link // the key, for prettyName
 	Repo, Name, Hash    string
 	Title               string
 	Roles               string
@@ -64,7 +65,7 @@ type runRow struct {
 }
 
 func (b *builder) gamePage(game string) (Page, error) {
-	v := gameView{Key: game, Correctness: b.gameCorrectness(game)}
+	v := gameView{Key: game, KeyLink: gameLink(game), Correctness: b.gameCorrectness(game)}
 	if parts := strings.Split(game, "/"); len(parts) == 3 {
 		v.Repo, v.Name, v.Hash = parts[0], parts[1], parts[2]
 		if repo := strings.ToLower(parts[0]); repo == "base" || repo == "dresden" || repo == "stanford" {

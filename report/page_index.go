@@ -403,7 +403,7 @@ func leadChart(entries []leadEntry, bl Version) (template.HTML, string) {
 	grid := plotter.NewGrid()
 	grid.Horizontal.Color = nil
 	c.p.Add(grid, &dotRows{ch: c, n: n, dots: dots})
-	c.p.X.Min, c.p.X.Max = logRange(min, max)
+	c.p.X.Min, c.p.X.Max = clearOfOne(logRange(min, max))
 	c.p.X.Tick.Marker = log10Ticks{format: tickRatio}
 	c.p.X.Label.Text = "speedup over " + chartLabel(bl.String()) + " (log scale)"
 	c.p.X.Padding, c.p.Y.Padding = 0, 0
