@@ -19,9 +19,33 @@
 // templates), page.go (what every page shares: the builder, links, the
 // machine facts and pair summaries), one file per page with its view types
 // and its correctness decorations (page_index.go, page_engine.go,
-// page_game.go, page_pair.go) and its template (templates/index.tmpl, ...;
-// common.tmpl holds the shared pieces), checks.go (the correctness rows of
-// gdlperf check, indexed), chart.go (the gonum/plot charts), format.go.
+// page_game.go, page_pair.go, page_history.go) and its template
+// (templates/index.tmpl, ...; common.tmpl holds the shared pieces),
+// checks.go (the correctness rows of gdlperf check, indexed), chart.go (the
+// gonum/plot charts), format.go.
+//
+// The pages. The index leads with the answer, in hyperfine's style: per
+// machine and setup, one sentence per engine version against the baseline,
+// ranked by the geometric mean of its speedups ("propnet@3 ran 5.110×
+// faster than prover@1 (geometric mean of the speedup per game over 4
+// games, 95% interval [2.358, 11.07]; 4 games excluded)"); it says faster
+// or slower only when that interval excludes 1, else "about as fast as
+// (no significant difference; ...)". A chart beside it has a row per
+// version, a dot per game at its speedup on a log axis, the geometric mean
+// with its interval, and the 1× line. Then the correctness table and, per
+// machine and setup, the summaries and the games × engines matrix. A page
+// per engine version, per game, per pair of versions (the ratio per game)
+// and per engine (its history: the versions in the order they were first
+// measured, each against the first and the previous one, and the rate per
+// game).
+//
+// The charts do not mislead: bars only on a linear axis from 0, where a
+// bar's length is proportional to its value; on a log axis (rates that span
+// more than a factor of 20, ratios beyond a factor of 4) dots with
+// whiskers; ratios within a factor of 4 on a linear axis. Every point is an
+// SVG circle with a <title> naming its game (or version) and figures, drawn
+// by chart.go over gonum's canvas, which cannot give an element a title;
+// profiles of many games label their three highest and lowest points.
 //
 // Statistics. Rows are grouped by machine fingerprint and setup first: no
 // median, interval or ratio ever mixes rows of two machines, nor runs of two
@@ -98,7 +122,7 @@
 // game is excluded with the reason "disagreed with the reference", counted
 // like the other exclusions.
 //
-// The site (WriteSite) is plain HTML from html/template with inline CSS and
+// The site (Render, Site.Write) is plain HTML from html/template with inline CSS and
 // inline SVG charts drawn by gonum.org/v1/plot: it needs no network, every
 // string from a game, an engine or an error is escaped, page file names are
 // derived from keys by SafeName, and the same rows always give the same bytes.

@@ -452,14 +452,11 @@ func prettyName(l link) template.HTML {
 	case strings.HasPrefix(l.Href, "engine/"):
 		if i := strings.LastIndexByte(l.Text, '@'); i > 0 {
 			name, ver := l.Text[:i], l.Text[i+1:]
-			short := ver
-			if r := []rune(ver); len(r) > maxVersion {
-				short = string(r[:maxVersion-4]) + "…"
-			}
-			if short == ver {
+			short := shortVersion(Version{name, ver})
+			if short == l.Text {
 				return template.HTML(esc(l.Text))
 			}
-			return template.HTML(`<span title="` + esc(l.Text) + `">` + esc(name) + `@` + esc(short) + `</span>`)
+			return template.HTML(`<span title="` + esc(l.Text) + `">` + esc(short) + `</span>`)
 		}
 	case strings.HasPrefix(l.Href, "game/"):
 		if parts := strings.Split(l.Text, "/"); len(parts) == 3 {
@@ -467,4 +464,13 @@ func prettyName(l link) template.HTML {
 		}
 	}
 	return template.HTML(esc(l.Text))
+}
+
+// shortVersion is "engine@version" with a long version (a hash of the
+// engine's code) cut, for the labels of charts; titles keep it whole.
+func shortVersion(v Version) string {
+	if r := []rune(v.Version); len(r) > maxVersion {
+		v.Version = string(r[:maxVersion-4]) + "…"
+	}
+	return v.String()
 }

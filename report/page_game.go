@@ -127,7 +127,7 @@ func (b *builder) gamePage(game string) (Page, error) {
 					wrong++
 				} else {
 					lo, hi := whisker(c)
-					bars = append(bars, bar{label: c.Version.String(), value: c.Rate.Center, lo: lo, hi: hi, title: c.Version.String() + ": " + FormatRate(c.Rate.Center) + " states/s"})
+					bars = append(bars, bar{label: shortVersion(c.Version), value: c.Rate.Center, lo: lo, hi: hi, title: c.Version.String() + ": " + FormatRate(c.Rate.Center) + " states/s"})
 				}
 			} else {
 				row.Rank, row.Rate, row.CI, row.Rel = "—", unmeasured(c), "—", "—"

@@ -124,7 +124,7 @@ func (b *builder) historyPage(engine string) (Page, error) {
 				if finite(s.GeoLo) && finite(s.GeoHi) {
 					title += ", 95% interval " + FormatInterval(s.GeoLo, s.GeoHi)
 				}
-				b := bar{label: ver.String(), value: s.GeoMean, lo: s.GeoLo, hi: s.GeoHi, color: colSame, open: s.Overall == 0, title: title}
+				b := bar{label: shortVersion(ver), value: s.GeoMean, lo: s.GeoLo, hi: s.GeoHi, color: colSame, open: s.Overall == 0, title: title}
 				switch s.Overall {
 				case 1:
 					b.color = colFaster
@@ -133,7 +133,7 @@ func (b *builder) historyPage(engine string) (Page, error) {
 				}
 				bars = append(bars, b)
 			} else {
-				bars = append(bars, bar{label: ver.String(), value: 1, lo: 1, hi: 1, color: colText, open: true, title: fmt.Sprintf("%s (first run %s): the first version measured, 1×", ver, row.First)})
+				bars = append(bars, bar{label: shortVersion(ver), value: 1, lo: 1, hi: 1, color: colText, open: true, title: fmt.Sprintf("%s (first run %s): the first version measured, 1×", ver, row.First)})
 			}
 			hg.Versions = append(hg.Versions, row)
 			hg.Columns = append(hg.Columns, versionLink(ver))

@@ -123,3 +123,20 @@ func TestPrettyName(t *testing.T) {
 		})
 	}
 }
+
+// A long engine version (a hash of its code) is shortened in links and
+// chart labels and kept whole in their titles.
+func TestLongVersionsShortened(t *testing.T) {
+	rows := rt.Rows()
+	for i := range rows {
+		if rows[i].EngineVersion == "2-bbb" {
+			rows[i].EngineVersion = "2-0123456789abcdef"
+		}
+	}
+	s, err := Render(rows)
+	require.NoError(t, err)
+	game := string(s.Page(gameHref(rt.TicTacToe)))
+	assert.Contains(t, game, `<span title="propnet@2-0123456789abcdef">propnet@2-012345…</span></a>`)
+	assert.Contains(t, game, `>propnet@2-012345…</text>`, "the chart's label")
+	assert.NotContains(t, game, `>propnet@2-0123456789abcdef</text>`)
+}
