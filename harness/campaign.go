@@ -61,7 +61,9 @@ type Campaign struct {
 	ContendedBefore map[string]int
 	// CPUs, when set, runs len(CPUs) engine processes at once, each pinned
 	// to a CPU of its own (gdlperf run --jobs); Child.CPU is then ignored.
-	CPUs []int
+	CPUs         []int
+	transformsMu sync.Mutex
+	transforms   *transformCache
 	// Counter counts the instructions of the runs measured in
 	// instructions (Dims.Measure); nil = DetectCounter once.
 	Counter *Counter
@@ -323,8 +325,15 @@ func (c *Campaign) guard() error {
 // file cannot spoil the runs after it; and one that makes it writable and
 // changes it anyway has its run recorded as an error.
 func (c *Campaign) runOne(ctx context.Context, r Run, dir string, child ChildOptions, now func() time.Time) (*results.Row, Outcome, error) {
-	h := sha256.Sum256(r.Game.Rules)
-	rd, err := newRunDir(dir, "run-", "game-"+hex.EncodeToString(h[:8])+".kif", r.Game.Rules)
+	rules, terr := c.rulesOf(r)
+	if terr != nil {
+		// The rewrite failed (a size budget, a bug of the transform): the
+		// run is an error of its own, the engine is not run.
+		out := Outcome{Status: results.StatusError, Error: oneLine(terr.Error(), 2000)}
+		return c.row(r, out, now().UTC(), LoadAverage(), child.CPU), out, nil
+	}
+	h := sha256.Sum256(rules)
+	rd, err := newRunDir(dir, "run-", "game-"+hex.EncodeToString(h[:8])+".kif", rules)
 	if err != nil {
 		return nil, Outcome{}, fmt.Errorf("preparing the folder of run %s (%s on %s): %w", r.Key, r.Engine.Name, r.Game.Key, err)
 	}

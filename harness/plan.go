@@ -68,9 +68,11 @@ type Options struct {
 	Repetitions int    // runs per (game, engine)
 	Seed        uint64 // campaign seed
 	Shard       Shard  // the part of the plan this process runs
-	// Workloads are the workloads every (game, engine) runs, each with its
-	// budget (Dims.Workload, Dims.Budget); none is rollouts alone.
-	Workloads []Dims
+	// Dims are the dimensions every (game, engine) runs in, each a run of
+	// its own: the workloads with their budgets times the transforms with
+	// their seeds (gdlperf run --workloads, --transforms); none is the
+	// gdl-perf run alone, Dims{}.
+	Dims []Dims
 }
 
 // Mode returns "time" or "rollouts".
@@ -117,9 +119,9 @@ func Plan(games []*Game, engines []*Engine, o Options) []Run {
 		return engines[i].Version < engines[j].Version
 	})
 	reps := max(o.Repetitions, 1)
-	workloads := o.Workloads
-	if len(workloads) == 0 {
-		workloads = []Dims{{}}
+	dims := o.Dims
+	if len(dims) == 0 {
+		dims = []Dims{{}}
 	}
 	var runs []Run
 	for gi, g := range games {
@@ -127,7 +129,7 @@ func Plan(games []*Game, engines []*Engine, o Options) []Run {
 			continue
 		}
 		for _, e := range engines {
-			for _, d := range workloads {
+			for _, d := range dims {
 				for rep := 0; rep < reps; rep++ {
 					runs = append(runs, Run{
 						Key:        runKey(g.Key, e, rep, o, d),

@@ -140,7 +140,7 @@ func TestPlanWorkloads(t *testing.T) {
 	games, engines := planFixture()
 	o := Options{Seconds: 2, Repetitions: 2, Seed: 1}
 	plain := Plan(games, engines, o)
-	o.Workloads = []Dims{{}, {Workload: "uct", Budget: "iterations=200"}}
+	o.Dims = []Dims{{}, {Workload: "uct", Budget: "iterations=200"}}
 	both := Plan(games, engines, o)
 	require.Len(t, both, 2*len(plain))
 	keys := map[string]bool{}
@@ -163,7 +163,7 @@ func TestPlanWorkloads(t *testing.T) {
 
 func TestCampaignSkipsUnsupportedWorkloads(t *testing.T) {
 	e := scriptEngine(t, "rollouts-only", `echo "$@" > /dev/null; `+fastBody)
-	o := Options{Seconds: 1, Seed: 1, Workloads: []Dims{{}, {Workload: "pns", Budget: "nodes=10"}}}
+	o := Options{Seconds: 1, Seed: 1, Dims: []Dims{{}, {Workload: "pns", Budget: "nodes=10"}}}
 	c, w, progress := campaign(t, testGames(1), []*Engine{e}, o)
 	c.SkipCompat = true
 	sum, err := c.Execute(context.Background())

@@ -191,6 +191,9 @@ func runText(r Run) string {
 	if r.Dims.Workload != "" {
 		w = ", " + r.Dims.Workload
 	}
+	if r.Dims.Transform != "" {
+		w += fmt.Sprintf(", %s %d", r.Dims.Transform, r.Dims.TransformSeed)
+	}
 	return fmt.Sprintf("%s on %s (rep %d%s)", protocol.SafeText(r.Engine.Name), protocol.SafeText(r.Game.Key), r.Repetition, w)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gdlperf/gdlperf/engines/transform"
 	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/harness"
 	"github.com/gdlperf/gdlperf/results"
@@ -54,6 +55,10 @@ type RunOptions struct {
 	// budgets.
 	Workloads      []string
 	WorkloadBudget workload.Budget
+	// Transforms are the rule rewrites of the plan (--transforms), each
+	// with TransformSeeds for the seeded ones.
+	Transforms     []string
+	TransformSeeds []uint
 	// measured is what Measure resolved to (planRun).
 	measured MeasureChoice
 }
@@ -148,6 +153,8 @@ func addRunFlags(f *pflag.FlagSet, opts *RunOptions) {
 	f.Int64Var(&opts.WorkloadBudget.Nodes, "pns-nodes", 100_000, "the budget of workload pns: node expansions")
 	f.IntVar(&opts.WorkloadBudget.Depth, "minimax-depth", 3, "the budget of workload minimax: plies")
 	f.StringVar(&opts.WorkloadBudget.Role, "workload-role", "", "the role pns and minimax search for (default: each game's first)")
+	f.StringSliceVar(&opts.Transforms, "transforms", []string{"none"}, "rule rewrites of every game (gdlperf transform): none, or transform names, a chain as a+b; rows keep the original game's key")
+	f.UintSliceVar(&opts.TransformSeeds, "transform-seeds", []uint{1}, "seeds of the seeded transforms (shuffle, rename): one variant each")
 	f.StringSliceVar(&opts.Engines, "engines", nil, "engines to run: built-in names or names from --manifest (default: every built-in engine)")
 	f.StringVar(&opts.Manifest, "manifest", "", "TOML or JSON manifest of external engines (default: ./engines.toml or ./engines.json if present)")
 	f.StringSliceVar(&opts.Games, "games", []string{"builtin"}, gamesHelp)
@@ -282,7 +289,10 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: mc.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed, Workloads: dims}}
+	if dims, err = transformDims(dims, opts.Transforms, opts.TransformSeeds); err != nil {
+		return nil, err
+	}
+	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: mc.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed, Dims: dims}}
 	if opts.Shard != "" {
 		s, err := harness.ParseShard(opts.Shard)
 		if err != nil {
@@ -584,4 +594,56 @@ func workloadDims(names []string, b workload.Budget) ([]harness.Dims, error) {
 		}
 	}
 	return out, nil
+}
+
+// transformDims crosses the workload dimensions with --transforms: none is
+// the game as written (gdlperf 1's keys), every other a rewrite, the seeded
+// ones once per seed of --transform-seeds.
+func transformDims(dims []harness.Dims, names []string, seedFlags []uint) ([]harness.Dims, error) {
+	seeds := []uint64{1}
+	if len(seedFlags) > 0 {
+		seeds = seeds[:0]
+		for _, s := range seedFlags {
+			seeds = append(seeds, uint64(s))
+		}
+	}
+	var out []harness.Dims
+	seen := map[string]bool{}
+	for _, n := range names {
+		n = strings.ToLower(strings.TrimSpace(n))
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		if n == "none" {
+			out = append(out, dims...)
+			continue
+		}
+		chain, err := transform.ParseNames(strings.ReplaceAll(n, "+", ","))
+		if err != nil {
+			return nil, withCode(ExitUsage, fmt.Errorf("--transforms: %w", err))
+		}
+		variants := []uint64{0}
+		if seededChain(chain) {
+			variants = seeds
+		}
+		for _, seed := range variants {
+			for _, d := range dims {
+				d.Transform, d.TransformSeed = n, seed
+				out = append(out, d)
+			}
+		}
+	}
+	return out, nil
+}
+
+// seededChain reports whether a chain of transforms depends on its seed
+// (shuffle and rename draw from it).
+func seededChain(chain []string) bool {
+	for _, n := range chain {
+		if n == transform.Shuffle || n == transform.Rename {
+			return true
+		}
+	}
+	return false
 }
