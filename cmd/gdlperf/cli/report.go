@@ -35,11 +35,18 @@ func NewCmdReport(streams *IO, runF func(*ReportOptions) error) *cobra.Command {
 		Use:   "report",
 		Short: "Write the static HTML pages of the results: tables, charts and comparisons",
 		Long: `Report reads the results rows (a folder of *.csv files or one file) and
-writes a static site to --out: an index with the campaign summary and the
-games x engines matrix, a page per engine version (speedups against
+writes a static site to --out: an index that opens with one sentence per
+engine version against --baseline, fastest first ("propnet ran 4.68x faster
+than prover (geometric mean of the speedup per game over 6 games, 95%
+interval ...)"; "faster" or "slower" only when that interval excludes 1)
+and a chart of the speedups per game, then the campaign summary and the
+games x engines matrix; a page per engine version (speedups against
 --baseline, state changes per second, errors), a page per game (engines
-ranked, its metadata and validator findings) and a page per pair of engine
-versions (ratios with significance, a log-log scatter plot).
+ranked, its metadata and validator findings), a page per pair of engine
+versions (the ratio per game with its interval and significance) and a
+history page per engine (its versions in the order measured, each against
+the first and the previous one). Chart points name their game when
+pointed at.
 
 When --results is a folder, the correctness verdicts of gdlperf check
 (RESULTS/check/*.csv) are read as well: the matrix marks each engine
