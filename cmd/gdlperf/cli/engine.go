@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,7 +31,7 @@ func NewCmdEngine(streams *IO) *cobra.Command {
 
 func newCmdEngineList(streams *IO) *cobra.Command {
 	var manifest string
-	var check bool
+	var check, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the built-in engines and the external engines of the manifest",
@@ -40,12 +41,24 @@ when one exists), with their versions, whether they write traces for
 gdlperf check, and the command the harness runs (GAME_FILE RESULT_FILE
 SECONDS are appended to it). With --check each external engine is run for
 3 s on the built-in tic-tac-toe, as before a campaign; the exit status is 1
-when one fails.`,
+when one fails.
+
+--json prints a JSON array instead, one object per engine: {"name",
+"version", "kind" (built-in or external), "trace", "fixedWork", "workloads",
+"command" (the argument list), and with --check "check": {"ok", "version",
+"reason"}}.`,
+		Example: `  gdlperf engine list
+  gdlperf engine list --manifest engines.toml --check
+  gdlperf engine list --json | jq -r '.[] | .name + " " + .version'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				return runEngineListJSON(streams, manifest, check)
+			}
 			return runEngineList(streams, manifest, check)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of the engines (fields in --help)")
 	cmd.Flags().StringVar(&manifest, "manifest", "", "TOML or JSON manifest of external engines (default: ./engines.toml or ./engines.json if present)")
 	cmd.Flags().BoolVar(&check, "check", false, "run the compatibility check of every external engine")
 	return cmd
@@ -54,7 +67,7 @@ when one fails.`,
 func runEngineList(streams *IO, manifest string, check bool) error {
 	c, err := loadEngineCatalog(manifest)
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return usage(err)
 	}
 	ext := c.external
 	w := tabwriter.NewWriter(streams.Out, 0, 4, 2, ' ', 0)
@@ -102,7 +115,7 @@ func runEngineList(streams *IO, manifest string, check bool) error {
 		return err
 	}
 	if len(failed) > 0 {
-		return withCode(ExitFailure, errors.New(strings.Join(failed, "\n")))
+		return errors.New(strings.Join(failed, "\n"))
 	}
 	return nil
 }
@@ -121,7 +134,7 @@ func lookupEngine(name string) (engines.Engine, error) {
 		for _, e := range engines.List() {
 			names = append(names, e.Name)
 		}
-		return e, withCode(ExitUsage, fmt.Errorf("no built-in engine %q; the engines are %v", name, names))
+		return e, usage(fmt.Errorf("no built-in engine %q; the engines are %v", name, names))
 	}
 	return e, nil
 }
@@ -173,7 +186,7 @@ line).`,
 			opts.Engine, opts.Game, opts.Result = args[0], args[1], args[2]
 			n, err := strconv.Atoi(args[3])
 			if err != nil || n < 0 {
-				return withCode(ExitUsage, fmt.Errorf("SECONDS must be a whole number of seconds, not %q", args[3]))
+				return usage(fmt.Errorf("SECONDS must be a whole number of seconds, not %q", args[3]))
 			}
 			opts.Seconds = n
 			if runF != nil {
@@ -202,30 +215,30 @@ func runEngineRun(opts *EngineRunOptions) error {
 	e, err := lookupEngine(opts.Engine)
 	if err != nil {
 		if werr := rollout.WriteFailure(opts.Result, "unknown", err); werr != nil {
-			return withCode(ExitFailure, fmt.Errorf("%v; and writing the result file: %v", err, werr))
+			return fmt.Errorf("%v; and writing the result file: %v", err, werr)
 		}
 		return err
 	}
 	name, src, err := readGame(opts.Game)
 	if err != nil {
 		if werr := rollout.WriteFailure(opts.Result, e.Version, err); werr != nil {
-			return withCode(ExitFailure, fmt.Errorf("writing the result file: %w", werr))
+			return fmt.Errorf("writing the result file: %w", werr)
 		}
-		return withCode(ExitFailure, err)
+		return err
 	}
 	if opts.Workload != "" && opts.Workload != workload.Rollouts {
 		res, runErr := workload.Process{Engine: e, File: name, Rules: src, Workload: opts.Workload, Budget: opts.Budget, Seconds: opts.Seconds, Seed: opts.Seed}.Run()
 		if err := res.WriteFile(opts.Result); err != nil {
-			return withCode(ExitFailure, fmt.Errorf("writing the result file: %w", err))
+			return fmt.Errorf("writing the result file: %w", err)
 		}
 		if runErr != nil {
-			return withCode(ExitFailure, runErr)
+			return runErr
 		}
 		return nil
 	}
 	p := rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Rollouts: opts.Rollouts, Seed: opts.Seed}
 	if err := p.WriteResult(opts.Result, opts.IO.Out, opts.IO.Err); err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	return nil
 }
@@ -271,15 +284,68 @@ func runEngineTrace(opts *EngineTraceOptions) error {
 		return err
 	}
 	if opts.Rollouts < 0 {
-		return withCode(ExitUsage, fmt.Errorf("--rollouts must not be negative"))
+		return usage(fmt.Errorf("--rollouts must not be negative"))
 	}
 	name, src, err := readGame(opts.Game)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	p := rollout.Process{Engine: e, File: name, Rules: src, Rollouts: opts.Rollouts, Seed: opts.Seed}
 	if err := p.WriteTrace(opts.Trace, opts.IO.Out, opts.IO.Err); err != nil {
-		return withCode(ExitFailure, err)
+		return err
+	}
+	return nil
+}
+
+// EngineListing is one engine of gdlperf engine list --json.
+type EngineListing struct {
+	Name      string        `json:"name"`
+	Version   string        `json:"version"`
+	Kind      string        `json:"kind"` // built-in or external
+	Trace     bool          `json:"trace"`
+	FixedWork bool          `json:"fixedWork"`
+	Workloads []string      `json:"workloads"`
+	Command   []string      `json:"command"`
+	Check     *EngineCompat `json:"check,omitempty"`
+}
+
+// EngineCompat is the compatibility check of engine list --check --json.
+type EngineCompat struct {
+	OK      bool   `json:"ok"`
+	Version string `json:"version,omitempty"` // what the engine reported
+	Reason  string `json:"reason,omitempty"`
+}
+
+func runEngineListJSON(streams *IO, manifest string, check bool) error {
+	c, err := loadEngineCatalog(manifest)
+	if err != nil {
+		return usage(err)
+	}
+	list := []EngineListing{}
+	failed := 0
+	for _, set := range [][]*harness.Engine{c.builtin, c.external} {
+		for _, e := range set {
+			l := EngineListing{Name: e.Name, Version: e.Version, Kind: "external", Trace: len(e.TraceCommand) > 0,
+				FixedWork: e.FixedWork, Workloads: append([]string{"rollouts"}, e.Workloads...), Command: e.Command}
+			if e.Builtin {
+				l.Kind = "built-in"
+			} else if check {
+				res := harness.CheckCompat(context.Background(), e, harness.ChildOptions{CPU: -1})
+				l.Check = &EngineCompat{OK: res.OK, Version: res.Outcome.Version, Reason: res.Reason}
+				if !res.OK {
+					failed++
+				}
+			}
+			list = append(list, l)
+		}
+	}
+	enc := json.NewEncoder(streams.Out)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(list); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d engine(s) failed the compatibility check", failed)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,4 +108,30 @@ func TestCheckWorkload(t *testing.T) {
 	assert.Contains(t, stdout, "MISMATCH "+broken)
 	assert.Contains(t, stdout, "reproduce: gdlperf engine run "+broken)
 	assert.Contains(t, stdout, "--workload uct --iterations 2000")
+}
+
+// engine list --json lists every engine with what CI needs to know of it.
+func TestEngineListJSON(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "engines.toml")
+	require.NoError(t, os.WriteFile(manifest, []byte("[[engines]]\nname = \"ext\"\nversion = \"2.1\"\ncommand = [\"./run.sh\", \"-x\"]\nworkloads = [\"uct\"]\n"), 0o644))
+	code, stdout, stderr := run(t, "engine", "list", "--manifest", manifest, "--json")
+	require.Equal(t, 0, code, stderr)
+	var list []EngineListing
+	require.NoError(t, json.Unmarshal([]byte(stdout), &list), stdout)
+	byName := map[string]EngineListing{}
+	for _, e := range list {
+		byName[e.Name] = e
+	}
+	p := byName["prover"]
+	assert.Equal(t, "built-in", p.Kind)
+	assert.Regexp(t, `^1-[0-9a-f]{10}$`, p.Version)
+	assert.True(t, p.Trace)
+	assert.Contains(t, p.Workloads, "minimax")
+	x := byName["ext"]
+	assert.Equal(t, "external", x.Kind)
+	assert.Equal(t, "2.1", x.Version)
+	assert.Equal(t, []string{"rollouts", "uct"}, x.Workloads)
+	assert.Equal(t, []string{filepath.Join(dir, "run.sh"), "-x"}, x.Command)
+	assert.Nil(t, x.Check)
 }
