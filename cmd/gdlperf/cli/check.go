@@ -115,14 +115,14 @@ ok is true when no pair mismatched or failed (the exit status says the same).`,
 func runCheck(opts *CheckOptions) error {
 	ref, ok := engines.Lookup(opts.Reference)
 	if !ok {
-		return withCode(ExitUsage, fmt.Errorf("no built-in engine %q to use as the reference", opts.Reference))
+		return usage(fmt.Errorf("no built-in engine %q to use as the reference", opts.Reference))
 	}
 	if opts.Jobs < 1 {
-		return withCode(ExitUsage, fmt.Errorf("--jobs must be at least 1"))
+		return usage(fmt.Errorf("--jobs must be at least 1"))
 	}
 	for _, m := range opts.Methods {
 		if m != harness.MethodTrace && m != harness.MethodExhaustive && m != harness.MethodMetamorphic && m != harness.MethodTransforms && m != harness.MethodWorkload {
-			return withCode(ExitUsage, fmt.Errorf("unknown method %q: trace, exhaustive, metamorphic, transforms or workload", m))
+			return usage(fmt.Errorf("unknown method %q: trace, exhaustive, metamorphic, transforms or workload", m))
 		}
 	}
 	names := opts.Engines
@@ -139,27 +139,27 @@ func runCheck(opts *CheckOptions) error {
 	}
 	engs, err := selectEngineVersions(names, opts.Manifest)
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return usage(err)
 	}
 	games, skipped, err := resolveGames(GameSelection{Selectors: opts.Games, Blacklist: opts.Blacklist, IncludeBlacklisted: opts.Blacklisted})
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return usage(err)
 	}
 	printSkipped(opts.IO.Err, skipped, opts.Blacklist)
 	sort.Slice(games, func(i, j int) bool { return games[i].Key < games[j].Key })
 	exe, err := os.Executable()
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	work, err := os.MkdirTemp("", "gdlperf-check-")
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	defer os.RemoveAll(work)
 	harness.MarkOwner(work) // so that a later campaign removes it if this process is killed
 	prior, err := results.LoadCheckRows(opts.ResultsDir)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	fp := harness.ReadFingerprint()
 	cc := &harness.CheckCampaign{
@@ -179,12 +179,12 @@ func runCheck(opts *CheckOptions) error {
 		return withCode(ExitInterrupted, errors.New("interrupted; the finished checks are saved: run the same command again to resume"))
 	}
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	latest := sum.Latest
 
 	if printCheckSummary(opts, games, engs, latest) {
-		return withCode(ExitFailure, errors.New("some engines disagree with the reference or could not be checked"))
+		return errors.New("some engines disagree with the reference or could not be checked")
 	}
 	return nil
 }
@@ -326,7 +326,7 @@ func newCmdEngineSelfCheck(streams *IO) *cobra.Command {
 			}
 			name, src, err := readGame(args[1])
 			if err != nil {
-				return withCode(ExitFailure, err)
+				return err
 			}
 			g, err := gdl.Load(name, src)
 			var res harness.SelfCheckResult
@@ -337,7 +337,7 @@ func newCmdEngineSelfCheck(streams *IO) *cobra.Command {
 			}
 			b, err := json.Marshal(res)
 			if err != nil {
-				return withCode(ExitFailure, err)
+				return err
 			}
 			if out == "" {
 				_, err = streams.Out.Write(append(b, '\n'))

@@ -79,18 +79,18 @@ func runEngineInfo(opts *EngineInfoOptions) error {
 		return runNativeInfo(opts, e)
 	}
 	if opts.Engine != propnet.Name {
-		return withCode(ExitUsage, fmt.Errorf("engine %s has no build figures to show; engine info knows %s and the engines with programs of their own (compiled)", opts.Engine, propnet.Name))
+		return usage(fmt.Errorf("engine %s has no build figures to show; engine info knows %s and the engines with programs of their own (compiled)", opts.Engine, propnet.Name))
 	}
 	if opts.MaxTime < 0 || opts.MaxMemory < 0 || opts.MaxSize < 0 {
-		return withCode(ExitUsage, fmt.Errorf("--max-time, --max-memory and --max-size must not be negative"))
+		return usage(fmt.Errorf("--max-time, --max-memory and --max-size must not be negative"))
 	}
 	name, src, err := readGame(opts.Game)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	g, err := gdl.Load(name, src)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	o := []propnet.Option{propnet.WithMaxTime(opts.MaxTime), propnet.WithMaxMemory(opts.MaxMemory << 20), propnet.WithMaxSize(opts.MaxSize)}
 	if opts.NoOptimise {
@@ -99,7 +99,7 @@ func runEngineInfo(opts *EngineInfoOptions) error {
 	start := time.Now()
 	m, err := propnet.New(g, o...)
 	if err != nil {
-		return withCode(ExitFailure, fmt.Errorf("%s: %w (after %s)", name, err, time.Since(start).Round(time.Millisecond)))
+		return fmt.Errorf("%s: %w (after %s)", name, err, time.Since(start).Round(time.Millisecond))
 	}
 	return printPropnetInfo(opts.IO.Out, name, m.Build)
 }
@@ -110,11 +110,11 @@ func runEngineInfo(opts *EngineInfoOptions) error {
 func runNativeInfo(opts *EngineInfoOptions, e engines.Engine) error {
 	name, src, err := readGame(opts.Game)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	n, err := rollout.PrepareNative(e, name, src)
 	if err != nil {
-		return withCode(ExitFailure, fmt.Errorf("%s: %w", name, err))
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	defer n.Close()
 	prog, setupMs := n.Program, n.SetupMillis
@@ -136,7 +136,7 @@ func runNativeInfo(opts *EngineInfoOptions, e engines.Engine) error {
 	}
 	dir, err := os.MkdirTemp("", "gdlperf-info-")
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	defer os.RemoveAll(dir)
 	harness.MarkOwner(dir) // so that a later campaign removes it if this process is killed

@@ -59,9 +59,7 @@ func TestEngineInfoRefusesOverBudget(t *testing.T) {
 			err, _ := runInfo(t, "propnet", tt.game, tt.flag, tt.value)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-			var ee *exitError
-			require.ErrorAs(t, err, &ee)
-			assert.Equal(t, ExitFailure, ee.code)
+			assert.Equal(t, ExitFailure, exitCode(err))
 		})
 	}
 }
@@ -69,9 +67,7 @@ func TestEngineInfoRefusesOverBudget(t *testing.T) {
 func TestEngineInfoOtherEngine(t *testing.T) {
 	err, _ := runInfo(t, "prover", "builtin:tictactoe")
 	require.Error(t, err)
-	var ee *exitError
-	require.ErrorAs(t, err, &ee)
-	assert.Equal(t, ExitUsage, ee.code)
+	assert.Equal(t, ExitUsage, exitCode(err))
 }
 
 // TestEngineInfoArgs runs engine info with the arguments in

@@ -86,7 +86,7 @@ ggp-org/ggp-repository's war/root/games).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ReposSet = cmd.Flags().Changed("repo")
 			if opts.URL != "" && opts.Mirror != "" {
-				return withCode(ExitUsage, errors.New("--url and --mirror exclude each other"))
+				return usage(errors.New("--url and --mirror exclude each other"))
 			}
 			opts.Interactive = gamesTerminal(streams.Err)
 			if runF != nil {
@@ -123,13 +123,13 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 	}
 	cache, err := gamerepo.OpenCache(opts.CacheDir)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	var repos []string
 	for _, r := range opts.Repos {
 		name, err := gamerepo.RepoName(r)
 		if err != nil {
-			return withCode(ExitUsage, err)
+			return usage(err)
 		}
 		if !slices.Contains(repos, name) {
 			repos = append(repos, name)
@@ -163,12 +163,12 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 			}
 			m, err := gamerepo.NewMirror(dir)
 			if err != nil {
-				return withCode(ExitFailure, err)
+				return err
 			}
 			jobs = append(jobs, job{r, m})
 		}
 		if len(jobs) == 0 && bad == 0 {
-			return withCode(ExitFailure, fmt.Errorf("the mirror %s has none of the repositories %s", opts.Mirror, strings.Join(repos, ", ")))
+			return fmt.Errorf("the mirror %s has none of the repositories %s", opts.Mirror, strings.Join(repos, ", "))
 		}
 	} else {
 		base := strings.TrimRight(opts.URL, "/")
@@ -180,7 +180,7 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 				gamerepo.WithTimeout(opts.Timeout), gamerepo.WithRetries(opts.Retries),
 				gamerepo.WithBackoff(opts.RetryFirst, max(10*time.Second, opts.RetryFirst)))
 			if err != nil {
-				return withCode(ExitUsage, err)
+				return usage(err)
 			}
 			jobs = append(jobs, job{r, c})
 		}
@@ -195,7 +195,7 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 			bad++
 			if syncCtx.Err() != nil && ctx.Err() == nil {
 				fmt.Fprintf(errw, "%s\n", protocol.SafeText(err.Error()))
-				return withCode(ExitFailure, fmt.Errorf("sync stopped after --time-limit %s", opts.TimeLimit))
+				return fmt.Errorf("sync stopped after --time-limit %s", opts.TimeLimit)
 			}
 			if ctx.Err() != nil {
 				fmt.Fprintf(errw, "sync %s: interrupted; run the same command again to go on\n", j.repo)
@@ -217,7 +217,7 @@ func runGamesSync(ctx context.Context, opts *GamesSyncOptions) error {
 	}
 	fmt.Fprintf(errw, "cache: %s\n", cache.Root())
 	if bad > 0 {
-		return withCode(ExitFailure, fmt.Errorf("%d of %d repositor%s had failures", bad, len(repos), gamesPluralY(len(repos))))
+		return fmt.Errorf("%d of %d repositor%s had failures", bad, len(repos), gamesPluralY(len(repos)))
 	}
 	return nil
 }
@@ -326,7 +326,7 @@ func gamesStatus(g gamerepo.Game, bl *gamerepo.Blacklist) string {
 func runGamesList(opts *GamesListOptions) error {
 	bl, err := gamerepo.LoadBlacklist(opts.Blacklist)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	want := map[string]bool{}
 	for _, r := range opts.Repos {
@@ -363,7 +363,7 @@ func runGamesList(opts *GamesListOptions) error {
 	if len(want) == 0 || want["builtin"] {
 		games, err := gamerepo.Select("builtin")
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		for _, g := range games {
 			row(g)
@@ -377,7 +377,7 @@ func runGamesList(opts *GamesListOptions) error {
 	}
 	repos, err := cache.Repos()
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	for _, r := range repos {
 		if len(want) > 0 && !want[r] {
@@ -385,7 +385,7 @@ func runGamesList(opts *GamesListOptions) error {
 		}
 		listed, err := cache.List(r, opts.Versions)
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		for _, l := range listed {
 			if l.Err == nil {
@@ -473,11 +473,11 @@ func gamesSelect(sels []string, cacheDir string, warn func(error)) ([]gamerepo.G
 func runGamesShow(opts *GamesShowOptions) error {
 	bl, err := gamerepo.LoadBlacklist(opts.Blacklist)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	games, err := gamesSelect(opts.Selectors, opts.CacheDir, nil)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	out := opts.IO.Out
 	for i, g := range games {
@@ -562,7 +562,7 @@ with --all the whole file, with KEYs an update of the file's entries.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Selectors = args
 			if opts.All == (len(args) > 0) {
-				return withCode(ExitUsage, errors.New("give --all or the games to validate, not both"))
+				return usage(errors.New("give --all or the games to validate, not both"))
 			}
 			opts.Interactive = gamesTerminal(streams.Err)
 			if runF != nil {
@@ -592,28 +592,28 @@ func runGamesValidate(opts *GamesValidateOptions) error {
 		sels := []string{"builtin"}
 		cache, err := gamerepo.OpenCache(opts.CacheDir)
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		repos, err := cache.Repos()
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		for _, r := range repos {
 			g, err := gamerepo.Select(r, gamerepo.WithCache(cache), gamerepo.WithAllVersions(), gamerepo.WithWarnings(warn))
 			if err != nil {
-				return withCode(ExitFailure, err)
+				return err
 			}
 			games = append(games, g...)
 		}
 		builtins, err := gamesSelect(sels, opts.CacheDir, warn)
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		games = append(builtins, games...)
 	} else {
 		games, err = gamesSelect(opts.Selectors, opts.CacheDir, warn)
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 	}
 	copts := []gamecheck.Option{gamecheck.WithRollouts(opts.Rollouts), gamecheck.WithStepLimit(opts.Steps), gamecheck.WithBudget(opts.Budget), gamecheck.WithSeed(opts.Seed)}
@@ -635,7 +635,7 @@ func runGamesValidate(opts *GamesValidateOptions) error {
 	bl := &gamerepo.Blacklist{}
 	if opts.Write != "" {
 		if bl, err = gamerepo.LoadBlacklist(opts.Write); err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		if opts.All {
 			// A whole rewrite keeps only the entries added by hand.
@@ -683,12 +683,12 @@ func runGamesValidate(opts *GamesValidateOptions) error {
 		}
 		header = append(header, "")
 		if err := bl.WriteFile(opts.Write, strings.Join(header, "\n")); err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		fmt.Fprintf(errw, "wrote %s (%d entries)\n", opts.Write, bl.Len())
 	}
 	if !opts.All && counts[gamecheck.Invalid] > 0 {
-		return withCode(ExitFailure, fmt.Errorf("%d of %d games invalid", counts[gamecheck.Invalid], len(results)))
+		return fmt.Errorf("%d of %d games invalid", counts[gamecheck.Invalid], len(results))
 	}
 	return nil
 }

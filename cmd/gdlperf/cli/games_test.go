@@ -178,9 +178,8 @@ func TestGamesFlags(t *testing.T) {
 		cmd = NewCmdGamesSync(streams, func(o *GamesSyncOptions) error { return nil })
 		cmd.SetArgs([]string{"--url", "http://x", "--mirror", "/tmp"})
 		err := cmd.Execute()
-		var ee *exitError
-		require.ErrorAs(t, err, &ee)
-		assert.Equal(t, ExitUsage, ee.code)
+		require.Error(t, err)
+		assert.Equal(t, ExitUsage, exitCode(err))
 	})
 	t.Run("validate", func(t *testing.T) {
 		var got *GamesValidateOptions

@@ -58,7 +58,7 @@ It then lists the (game, engine) cells with fewer than --reps ok runs
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Inputs = args
 			if opts.Reps < 0 {
-				return withCode(ExitUsage, fmt.Errorf("--reps must not be negative"))
+				return usage(fmt.Errorf("--reps must not be negative"))
 			}
 			if runF != nil {
 				return runF(opts)
@@ -78,7 +78,7 @@ func runResultsMerge(opts *ResultsMergeOptions) error {
 		fmt.Fprintln(opts.IO.Err, "warning:", w)
 	}
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	out := opts.IO.Out
 	fmt.Fprintf(out, "read %d rows from %d file%s\n", st.RowsRead, len(st.Files), plural(len(st.Files)))
@@ -90,7 +90,7 @@ func runResultsMerge(opts *ResultsMergeOptions) error {
 
 	rows, err := results.Load(opts.Out)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	if len(rows) == 0 {
 		return nil
@@ -155,12 +155,12 @@ func runResultsImport(opts *ResultsImportOptions) error {
 	for _, file := range opts.Files {
 		n, err := importGdlPerfFile(opts, file)
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		bad += n
 	}
 	if bad > 0 {
-		return withCode(ExitFailure, fmt.Errorf("%d line%s could not be imported", bad, plural(bad)))
+		return fmt.Errorf("%d line%s could not be imported", bad, plural(bad))
 	}
 	return nil
 }
@@ -249,7 +249,7 @@ objects keyed by column) and markdown (a table of the runs).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(results.ExportFormats, opts.Format) && opts.Format != "bench" {
-				return withCode(ExitUsage, fmt.Errorf("unknown --format %q; the formats are: %s", opts.Format, strings.Join(results.ExportFormats, ", ")))
+				return usage(fmt.Errorf("unknown --format %q; the formats are: %s", opts.Format, strings.Join(results.ExportFormats, ", ")))
 			}
 			if runF != nil {
 				return runF(opts)
@@ -267,10 +267,10 @@ func runResultsExport(opts *ResultsExportOptions) error {
 		fmt.Fprintln(opts.IO.Err, "warning:", w)
 	}))
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	if len(files) == 0 {
-		return withCode(ExitFailure, fmt.Errorf("no results files (*.csv) in %s", opts.ResultsDir))
+		return fmt.Errorf("no results files (*.csv) in %s", opts.ResultsDir)
 	}
 	w := bufio.NewWriter(opts.IO.Out)
 	err = results.Export(w, opts.Format, rows)
@@ -278,7 +278,7 @@ func runResultsExport(opts *ResultsExportOptions) error {
 		err = ferr
 	}
 	if err != nil {
-		return withCode(ExitFailure, fmt.Errorf("export: %w", err))
+		return fmt.Errorf("export: %w", err)
 	}
 	ok := 0
 	for i := range rows {

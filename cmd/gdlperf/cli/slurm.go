@@ -53,7 +53,7 @@ minutes; none in fixed-work mode); --sbatch adds any other #SBATCH option
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Shards < 1 {
-				return withCode(ExitUsage, errors.New("--shards must be at least 1"))
+				return usage(errors.New("--shards must be at least 1"))
 			}
 			runFlags := pflag.NewFlagSet("run", pflag.ContinueOnError)
 			addRunFlags(runFlags, &RunOptions{})
@@ -71,14 +71,14 @@ minutes; none in fixed-work mode); --sbatch adds any other #SBATCH option
 			if opts.Dir == "" {
 				d, err := os.Getwd()
 				if err != nil {
-					return withCode(ExitFailure, err)
+					return err
 				}
 				opts.Dir = d
 			}
 			if opts.Gdlperf == "" {
 				exe, err := os.Executable()
 				if err != nil {
-					return withCode(ExitFailure, err)
+					return err
 				}
 				opts.Gdlperf = exe
 			}
@@ -153,7 +153,7 @@ func runSlurm(opts *SlurmOptions) error {
 		return err
 	}
 	if err := os.WriteFile(opts.Out, []byte(script), 0o755); err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	fmt.Fprintf(opts.IO.Err, "wrote %s: %d runs in %d shards (the largest has %d runs, about %s); submit it with: sbatch %s\n",
 		opts.Out, len(p.Runs), opts.Shards, largest, expected.Round(time.Second), harness.ShellQuote(opts.Out))

@@ -70,7 +70,7 @@ func runValidate(opts *ValidateOptions) error {
 		}
 	}
 	if bad > 0 {
-		return withCode(ExitFailure, fmt.Errorf("%d of %d file%s invalid", bad, len(opts.Files), plural(len(opts.Files))))
+		return fmt.Errorf("%d of %d file%s invalid", bad, len(opts.Files), plural(len(opts.Files)))
 	}
 	return nil
 }
