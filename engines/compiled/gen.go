@@ -419,14 +419,10 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 	}
 	gen.sizes = measureSizes(g)
 	// Units: strongly connected components, dependencies first.
-	for i := 0; i < len(a.Order); {
-		j := i
-		for j < len(a.Order) && a.Relations[a.Order[j]].SCC == a.Relations[a.Order[i]].SCC {
-			j++
-		}
+	for _, comp := range a.Components() {
 		u := &gunit{id: len(gen.units)}
 		var rules []*gdl.Rule
-		for _, name := range a.Order[i:j] {
+		for _, name := range comp {
 			if name == gdl.SymTrue || name == gdl.SymDoes {
 				continue
 			}
@@ -441,7 +437,6 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 				}
 			}
 		}
-		i = j
 		if len(u.rels) == 0 {
 			continue
 		}

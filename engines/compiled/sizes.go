@@ -165,13 +165,7 @@ func (s *sizer) solve(body []*gdl.Literal, i int, sub gdl.Subst, emit func(gdl.S
 // static ones (and keep them), or only the others.
 func (s *sizer) evalAll(static bool) {
 	a := s.g.Analysis
-	for i := 0; i < len(a.Order); {
-		j := i
-		for j < len(a.Order) && a.Relations[a.Order[j]].SCC == a.Relations[a.Order[i]].SCC {
-			j++
-		}
-		comp := a.Order[i:j]
-		i = j
+	for _, comp := range a.Components() {
 		isStatic := true
 		for _, n := range comp {
 			r := a.Relations[n]

@@ -37,6 +37,22 @@ type Analysis struct {
 	Order []Symbol
 }
 
+// Components returns the strongly connected components of the dependency
+// graph, dependencies first: Order cut where the SCC number changes. The
+// slices share Order's array; callers must not modify them.
+func (a *Analysis) Components() [][]Symbol {
+	var out [][]Symbol
+	for i := 0; i < len(a.Order); {
+		j := i + 1
+		for j < len(a.Order) && a.Relations[a.Order[j]].SCC == a.Relations[a.Order[i]].SCC {
+			j++
+		}
+		out = append(out, a.Order[i:j:j])
+		i = j
+	}
+	return out
+}
+
 // Relation returns the relation name, or nil when the game never mentions it.
 func (a *Analysis) Relation(name Symbol) *Relation { return a.Relations[name] }
 
@@ -151,12 +167,7 @@ func Analyse(rules []*Rule) *Analysis {
 	}
 	// Order is dependencies first, so one pass computes strata and state use
 	// per SCC; within an SCC iterate to a fixed point.
-	for i := 0; i < len(a.Order); {
-		j := i
-		for j < len(a.Order) && a.Relations[a.Order[j]].SCC == a.Relations[a.Order[i]].SCC {
-			j++
-		}
-		comp := a.Order[i:j]
+	for _, comp := range a.Components() {
 		for changed := true; changed; {
 			changed = false
 			for _, n := range comp {
@@ -179,7 +190,6 @@ func Analyse(rules []*Rule) *Analysis {
 				}
 			}
 		}
-		i = j
 	}
 	return a
 }

@@ -447,3 +447,35 @@ func TestAnalysisStrata(t *testing.T) {
 		})
 	}
 }
+
+func TestAnalysisComponents(t *testing.T) {
+	// a and b call each other; c depends on both; d stands alone.
+	rules, _ := mustParse(t, "(<= a (q 1) b)\n(<= b a)\n(<= b (q 2))\n(<= c a (not b))\n(<= d (q 3))")
+	cleaned, _ := Clean("", rules, DefaultLimits)
+	a := Analyse(cleaned)
+	comps := a.Components()
+	var flat []Symbol
+	seen := map[int]bool{}
+	for _, comp := range comps {
+		require.NotEmpty(t, comp)
+		scc := a.Relations[comp[0]].SCC
+		assert.False(t, seen[scc], "SCC %d in two components", scc)
+		seen[scc] = true
+		for _, n := range comp {
+			assert.Equal(t, scc, a.Relations[n].SCC, "%s in the component of SCC %d", n, scc)
+		}
+		flat = append(flat, comp...)
+	}
+	assert.Equal(t, a.Order, flat, "the components cut Order, in its order")
+	index := map[Symbol]int{}
+	for i, comp := range comps {
+		for _, n := range comp {
+			index[n] = i
+		}
+	}
+	assert.Equal(t, index[Intern("a")], index[Intern("b")], "a and b are one component")
+	assert.Less(t, index[Intern("b")], index[Intern("c")], "dependencies first")
+	assert.Less(t, index[Intern("q")], index[Intern("d")])
+	assert.Len(t, comps, len(a.Order)-1, "only a and b share a component")
+	assert.Empty(t, (&Analysis{}).Components())
+}

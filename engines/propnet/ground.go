@@ -806,14 +806,10 @@ func ground(game *gdl.Game, b *budget) (g *grounder, err error) {
 	// or the moves, those in a component with a negative edge inside it
 	// (stratified only by their arguments), and those that depend on them.
 	tainted := map[gdl.Symbol]bool{}
-	for i := 0; i < len(a.Order); { // components, dependencies first
-		j := i
-		scc := a.Relations[a.Order[i]].SCC
-		for j < len(a.Order) && a.Relations[a.Order[j]].SCC == scc {
-			j++
-		}
+	for _, comp := range a.Components() { // components, dependencies first
+		scc := a.Relations[comp[0]].SCC
 		t := false
-		for _, n := range a.Order[i:j] {
+		for _, n := range comp {
 			rel := a.Relations[n]
 			if rel.UsesState || rel.UsesMoves || n == gdl.SymTrue || n == gdl.SymDoes {
 				t = true
@@ -824,10 +820,9 @@ func ground(game *gdl.Game, b *budget) (g *grounder, err error) {
 				}
 			}
 		}
-		for _, n := range a.Order[i:j] {
+		for _, n := range comp {
 			tainted[n] = t
 		}
-		i = j
 	}
 	arity := func(n gdl.Symbol) int {
 		if rel := a.Relations[n]; rel != nil {
@@ -864,15 +859,10 @@ func ground(game *gdl.Game, b *budget) (g *grounder, err error) {
 		}
 	}
 	// Phase 1: exact relations, component by component.
-	for i := 0; i < len(a.Order); {
-		j := i
-		scc := a.Relations[a.Order[i]].SCC
-		for j < len(a.Order) && a.Relations[a.Order[j]].SCC == scc {
-			j++
-		}
+	for _, comp := range a.Components() {
 		var rules []*crule
 		var growing []*relation
-		for _, n := range a.Order[i:j] {
+		for _, n := range comp {
 			r := g.rels[n]
 			if r == nil || !needed[n] || r.kind != relExact {
 				continue
@@ -883,7 +873,6 @@ func ground(game *gdl.Game, b *budget) (g *grounder, err error) {
 		if len(rules) > 0 {
 			g.fixpoint(rules, growing)
 		}
-		i = j
 	}
 	for _, r := range g.relList {
 		if r.kind == relExact {
