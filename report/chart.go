@@ -157,12 +157,18 @@ func (c *chart) marksSVG(h vg.Length) string {
 		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" fill="%s" stroke="%s" stroke-width="1"><title>%s</title></circle>`+"\n",
 			num(m.x), num(h-m.y), num(m.r), fill, stroke, html.EscapeString(m.title))
 	}
+	k := 0
 	for _, m := range c.marks {
 		if m.label == "" {
 			continue
 		}
-		fmt.Fprintf(&b, `<text x="%s" y="%s" style="font-family:Liberation Sans,Arial,Helvetica,sans-serif;font-size:9px;fill:#333">%s</text>`+"\n",
-			num(m.x+m.r+2), num(h-m.y+3), html.EscapeString(m.label))
+		dy := vg.Length(-4) // above the point, then below, in turn
+		if k%2 == 1 {
+			dy = 10
+		}
+		k++
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" style="font-family:Liberation Sans,Arial,Helvetica,sans-serif;font-size:9px;font-weight:bold;fill:#333">%s</text>`+"\n",
+			num(m.x), num(h-m.y+dy), html.EscapeString(m.label))
 	}
 	b.WriteString("</g>\n")
 	return b.String()
@@ -625,23 +631,29 @@ func (rateTicks) Ticks(min, max float64) []plot.Tick {
 // profileChart plots values (sorted descending by the caller) against
 // their rank on a log axis, with a reference line at ref > 0: the chart
 // for many games, where labelled rows would not fit. Every point carries
-// its name (names[i]) as an SVG title; the three highest and the three
-// lowest are labelled.
-func profileChart(label string, values []float64, names []string, ylabel, xlabel string, ratio bool, ref float64, refLabel, pointLabel string) template.HTML {
+// its name (names[i]) and value as an SVG title; the three highest and the
+// three lowest are numbered on the chart, and key names them with their
+// values, for the caption.
+func profileChart(label string, values []float64, names []string, ylabel, xlabel string, ratio bool, ref float64, refLabel, pointLabel string) (chartHTML template.HTML, key string) {
 	c := newChart(label, vg.Points(260))
 	pts := &xyMarks{ch: c}
 	format := tickRate
 	if ratio {
-		format = tickRatio
+		format = func(x float64) string { return times(x) }
 	}
+	var keys []string
 	for i, v := range values {
 		if y := log10OrNaN(v); !math.IsNaN(y) {
 			m := xyMark{x: float64(i + 1), y: y, col: colBar, title: names[i] + ": " + format(v)}
-			if i < 3 || i >= len(values)-3 {
-				m.label = chartLabel(names[i])
+			if len(values) > 6 && (i < 3 || i >= len(values)-3) {
+				m.label = strconv.Itoa(len(keys) + 1)
+				keys = append(keys, m.label+" "+names[i]+" ("+format(v)+")")
 			}
 			pts.pts = append(pts.pts, m)
 		}
+	}
+	if len(keys) > 0 {
+		key = "Numbered: " + strings.Join(keys, ", ") + "."
 	}
 	min, max, ok := positiveRange(values, []float64{ref})
 	if !ok {
@@ -650,7 +662,10 @@ func profileChart(label string, values []float64, names []string, ylabel, xlabel
 	c.p.Add(plotter.NewGrid(), pts)
 	c.legend(pointLabel, dotThumb{col: colBar})
 	c.p.Y.Min, c.p.Y.Max = logRange(min/1.2, max*1.2)
-	c.p.Y.Tick.Marker = log10Ticks{format: format}
+	c.p.Y.Tick.Marker = log10Ticks{format: tickRate}
+	if ratio {
+		c.p.Y.Tick.Marker = log10Ticks{format: tickRatio}
+	}
 	c.p.Y.Label.Text = ylabel + " (log scale)"
 	c.p.X.Min, c.p.X.Max = 0, float64(len(values)+1)
 	c.p.X.Tick.Marker = intTicks{}
@@ -660,5 +675,5 @@ func profileChart(label string, values []float64, names []string, ylabel, xlabel
 		c.p.Add(line)
 		c.legend(refLabel, line)
 	}
-	return c.svg()
+	return c.svg(), key
 }

@@ -417,7 +417,8 @@ func speedupChart(p *Pair) (template.HTML, string) {
 	for i, g := range games {
 		values[i], names[i] = g.Ratio, g.Game
 	}
-	return profileChart(label, values, names, "ratio", "games, sorted by ratio", true, 1, "equal speed", "one game"), caption
+	chart, key := profileChart(label, values, names, "ratio", "games, sorted by ratio", true, 1, "equal speed", "one game")
+	return chart, caption + " " + key
 }
 
 // gameRatioTitle names a game of a pair with its ratio, interval and

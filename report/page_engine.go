@@ -165,7 +165,8 @@ func rateChart(ver Version, cells []*Cell) (template.HTML, string) {
 	for i, c := range cells {
 		values[i], names[i] = c.Rate.Center, c.Game
 	}
-	return profileChart(label, values, names, "state changes per second", "games, sorted by speed", false, 0, "", "one game"), caption
+	chart, key := profileChart(label, values, names, "state changes per second", "games, sorted by speed", false, 0, "", "one game")
+	return chart, caption + " " + key
 }
 
 // ---- correctness ----

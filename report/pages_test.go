@@ -140,3 +140,23 @@ func TestLongVersionsShortened(t *testing.T) {
 	assert.Contains(t, game, `>propnet@2-012345…</text>`, "the chart's label")
 	assert.NotContains(t, game, `>propnet@2-0123456789abcdef</text>`)
 }
+
+// With more games than labelled rows fit, a ratio chart is the sorted
+// profile: still a titled point per game, and its three highest and three
+// lowest points labelled with their games.
+func TestProfileChartTitledAndLabelled(t *testing.T) {
+	rows := syntheticRows(2, maxBars+5, 3)
+	s, err := Render(rows, WithBaseline("engine00"))
+	require.NoError(t, err)
+	a, b := Version{"engine01", "1.1"}, Version{"engine00", "1.0"}
+	page := string(s.Page(pairHref(versionPair{a, b})))
+	require.NotEmpty(t, page)
+	titles := regexp.MustCompile(`<circle [^>]*><title>BASE/game\d{3}/h\d+: [^<]*</title></circle>`).FindAllString(page, -1)
+	p := ComparePair(Analyse(rows).Groups[0], a, b)
+	assert.Len(t, titles, p.Summary.Compared, "a titled point per compared game")
+	assert.Greater(t, p.Summary.Compared, maxBars)
+	labels := regexp.MustCompile(`font-weight:bold;fill:#333">(\d)</text>`).FindAllStringSubmatch(page, -1)
+	require.Len(t, labels, 6, "the three highest and the three lowest")
+	assert.Equal(t, "6", labels[5][1])
+	assert.Regexp(t, `Numbered: 1 BASE/game\d{3}/h\d+ \([0-9.]+×\), 2 BASE/`, page, "the caption names them")
+}
