@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,4 +160,29 @@ func TestProfileChartTitledAndLabelled(t *testing.T) {
 	require.Len(t, labels, 6, "the three highest and the three lowest")
 	assert.Equal(t, "6", labels[5][1])
 	assert.Regexp(t, `Numbered: 1 BASE/game\d{3}/h\d+ \([0-9.]+×\), 2 BASE/`, page, "the caption names them")
+}
+
+// The matrix says its unit, the reference of the checks says so in its
+// column and cells instead of looking unchecked, and the two reddest
+// shades of the legend differ.
+func TestMatrixReadable(t *testing.T) {
+	s := renderFixture(t, WithVerdicts(rt.CheckRows()))
+	index := string(s.Page("index.html"))
+	assert.Contains(t, index, `<th>game <span class="note">· cells: median state changes per second</span></th>`)
+	assert.Contains(t, index, `prover@1-aaa</a> <span class="note">· reference</span></th>`)
+	assert.Contains(t, index, `title="prover@1-aaa on BASE/reversi/d8UMeA: 800 states/s, 16% of the fastest
+correctness: the reference: the other engines are checked against it"><a href="game/BASE_reversi_d8UMeA-2525a25c9c.html">800</a><span class="ck ck-ref">ref</span></td>`)
+	assert.NotContains(t, index, `propnet@2-bbb</a> <span class="note">· reference</span>`)
+	game := string(s.Page(gameHref(rt.Hex)))
+	assert.Contains(t, game, `prover@1-aaa</a></td><td class="nw"><span class="ck ck-ref">ref</span> the reference</td>`)
+	css := string(styleCSS)
+	q6 := regexp.MustCompile(`\.q6\{background:(#[0-9a-f]{6})`).FindStringSubmatch(css)
+	q7 := regexp.MustCompile(`\.q7\{background:(#[0-9a-f]{6})`).FindStringSubmatch(css)
+	require.Len(t, q6, 2)
+	require.Len(t, q7, 2)
+	r6, err := strconv.ParseUint(q6[1][1:3], 16, 8)
+	require.NoError(t, err)
+	r7, err := strconv.ParseUint(q7[1][1:3], 16, 8)
+	require.NoError(t, err)
+	assert.Greater(t, int(r6)-int(r7), 0x40, "q7 (%s) is much darker than q6 (%s), not another bright red", q7[1], q6[1])
 }
