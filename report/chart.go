@@ -320,13 +320,11 @@ type bar struct {
 	title  string // what the point is, with its figures: its <title> in a dot chart
 }
 
-// hbars draws horizontal bars from base (or from the left edge of the
-// axis when base is NaN), top to bottom in the order given, with whiskers.
-// Only on a linear axis from 0, where the length of a bar is proportional
-// to its value.
+// hbars draws horizontal bars from the left edge of the axis, top to
+// bottom in the order given, with whiskers. Only on a linear axis from 0,
+// where the length of a bar is proportional to its value.
 type hbars struct {
 	bars []bar
-	base float64
 }
 
 func (h *hbars) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -347,9 +345,6 @@ func (h *hbars) Plot(c draw.Canvas, p *plot.Plot) {
 	half := (trY(1) - trY(0)) * 0.36
 	clampX := func(v float64) vg.Length { return trX(math.Max(p.X.Min, math.Min(p.X.Max, v))) }
 	x0 := c.Min.X
-	if !math.IsNaN(h.base) {
-		x0 = clampX(h.base)
-	}
 	for i, b := range h.bars {
 		if math.IsNaN(b.value) {
 			continue
@@ -553,7 +548,7 @@ func barChart(label string, bars []bar, xlabel string, ratio bool, ref float64, 
 		c.p.X.Min, c.p.X.Max = 0, max*1.05
 		c.p.X.Label.Text = xlabel
 		c.p.X.Tick.Marker = rateTicks{}
-		c.p.Add(&hbars{bars: bars, base: math.NaN()})
+		c.p.Add(&hbars{bars: bars})
 	}
 	c.p.Y.Min, c.p.Y.Max = -0.5, float64(n)-0.5
 	ticks := make([]plot.Tick, n)

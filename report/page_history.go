@@ -124,14 +124,14 @@ func (b *builder) historyPage(engine string) (Page, error) {
 				if finite(s.GeoLo) && finite(s.GeoHi) {
 					title += ", 95% interval " + FormatInterval(s.GeoLo, s.GeoHi)
 				}
-				b := bar{label: shortVersion(ver), value: s.GeoMean, lo: s.GeoLo, hi: s.GeoHi, color: colSame, open: s.Overall == 0, title: title}
+				br := bar{label: shortVersion(ver), value: s.GeoMean, lo: s.GeoLo, hi: s.GeoHi, color: colSame, open: s.Overall == 0, title: title}
 				switch s.Overall {
 				case 1:
-					b.color = colFaster
+					br.color = colFaster
 				case -1:
-					b.color = colSlower
+					br.color = colSlower
 				}
-				bars = append(bars, b)
+				bars = append(bars, br)
 			} else {
 				bars = append(bars, bar{label: shortVersion(ver), value: 1, lo: 1, hi: 1, color: colText, open: true, title: fmt.Sprintf("%s (first run %s): the first version measured, 1×", ver, row.First)})
 			}
