@@ -388,7 +388,7 @@ func speedupChart(p *Pair) (template.HTML, string) {
 	}
 	slices.SortStableFunc(games, func(x, y *PairGame) int { return cmp.Compare(y.Ratio, x.Ratio) })
 	label := fmt.Sprintf("speedup of %s over %s per game", plain(p.A.String()), plain(p.B.String()))
-	caption := fmt.Sprintf("Ratio of %s's median state changes per second over %s's on each of the %s where both ran ok, highest first, on a log axis: above 1 (the dashed line) where %s is faster. Games excluded: %d.",
+	caption := fmt.Sprintf("Ratio of %s's median state changes per second over %s's on each of the %s where both ran ok, highest first: above 1 (the dashed line) where %s is faster. Games excluded: %d.",
 		p.A, p.B, plural(len(games), "game"), p.A, p.Summary.ExcludedGames)
 	if len(games) <= maxBars {
 		bars := make([]bar, len(games))
