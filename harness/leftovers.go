@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,7 +86,13 @@ func writeOwner(dir, token string) error {
 	if token != "" {
 		s += "token " + token + "\n"
 	}
-	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(s), 0o644)
+	// Written beside and renamed into place, so that a reader sees the
+	// whole file or none.
+	tmp := filepath.Join(dir, ownerFile+".tmp")
+	if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, ownerFile))
 }
 
 // readOwner reads an owner file; the process lines ("proc PID START") are
@@ -198,13 +203,17 @@ func CleanLeftovers(tmpRoot string) (killed, removed int, err error) {
 		}
 		dir := filepath.Join(tmpRoot, e.Name())
 		o, oerr := readOwner(dir)
-		if errors.Is(oerr, os.ErrNotExist) {
+		if oerr != nil {
+			// No owner file (an older gdlperf's folder), or one being
+			// written by a live process that has just made the folder: only
+			// an old one is stale. Never remove a young folder whose owner
+			// cannot be read: it may be another campaign's, being made.
 			if info, ierr := e.Info(); ierr == nil && time.Since(info.ModTime()) > unownedAge {
 				stale = append(stale, dir)
 			}
 			continue
 		}
-		if oerr == nil && alive(o.pid, o.start) {
+		if alive(o.pid, o.start) {
 			continue
 		}
 		for _, p := range o.procs {

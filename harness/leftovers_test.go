@@ -64,6 +64,9 @@ func TestCleanLeftovers(t *testing.T) {
 	young := folder("gdlperf-run-5", "", time.Hour)
 	other := folder("gdlperf-old", "", 48*time.Hour) // a user's, not a temp folder
 	mine := folder("gdlperf-run-mine", fmt.Sprintf("pid %d %d\n", gone.Process.Pid, goneStart), 0)
+	// Another campaign has just made its folder and not yet written its
+	// owner file: an owner that cannot be read is no dead owner.
+	beingMade := folder("gdlperf-child-6", " ", 0)
 
 	killed, removed, err := CleanLeftovers(root)
 	require.NoError(t, err)
@@ -72,7 +75,7 @@ func TestCleanLeftovers(t *testing.T) {
 	for _, d := range []string{dead, reused, old} {
 		assert.NoDirExists(t, d)
 	}
-	for _, d := range []string{live, young, other, mine} {
+	for _, d := range []string{live, young, other, mine, beingMade} {
 		assert.DirExists(t, d)
 	}
 	for _, c := range []*exec.Cmd{recorded, tokened} {
