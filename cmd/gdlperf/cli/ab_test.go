@@ -71,7 +71,7 @@ func TestABOptions(t *testing.T) {
 		args    []string
 		wantErr string
 	}{
-		{"metric", []string{"--metric", "instructions"}, `--metric "instructions"`},
+		{"metric", []string{"--metric", "wall"}, `--metric "wall"`},
 		{"one pair per look", []string{"--reps-per-look", "1"}, "at least 2"},
 		{"budget under a look", []string{"--reps-per-look", "5", "--max-reps", "3"}, "budget of 3 pairs"},
 		{"alpha", []string{"--alpha", "2"}, "alpha 2"},
@@ -407,4 +407,55 @@ func TestABSave(t *testing.T) {
 	// one run of the first pair (rerun).
 	assert.Equal(t, 1, res.Games[0].Contended)
 	assert.Equal(t, 3, contended)
+}
+
+// TestABInstructions: with --metric instructions, a 3% slow-down of a
+// fixed-work engine (harness/testdata/instrengine, WORK=1.03) is a
+// regression at the 1% threshold, decided in the first look, and the engine
+// against itself is the same. Counted under Valgrind (or perf), so slow:
+// not in -short.
+func TestABInstructions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts instructions under Valgrind (about a minute); make test-all runs it")
+	}
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		if _, err := os.Stat("/sys/bus/event_source/devices/cpu"); err != nil {
+			t.Skip("no instruction counter here: valgrind is not installed and there are no hardware counters")
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "instrengine")
+	out, err := exec.Command("go", "build", "-o", bin, "../../../harness/testdata/instrengine").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "engines.toml")
+	require.NoError(t, os.WriteFile(manifest, []byte(fmt.Sprintf(`
+[[engines]]
+name = "instr"
+version = "1.0"
+command = %q
+fixedWork = true
+env = { ITERATIONS = "20000" }
+
+[[engines]]
+name = "instr"
+version = "1.03"
+command = %q
+fixedWork = true
+env = { ITERATIONS = "20000", WORK = "1.03" }
+`, bin, bin)), 0o644))
+	args := []string{"--manifest", manifest, "--games", "builtin:tictactoe", "--metric", "instructions", "--rollouts", "50", "--reps-per-look", "2", "--max-reps", "4"}
+	code, res, stderr := abJSON(t, append([]string{"instr@1.0", "instr@1.03"}, args...)...)
+	require.Equal(t, ExitRegression, code, stderr)
+	assert.Equal(t, abMetricInstructions, res.Metric)
+	assert.Equal(t, 1.0, res.Threshold, "the default threshold of counts")
+	require.Len(t, res.Games, 1)
+	assert.Equal(t, "slower", res.Games[0].Verdict)
+	assert.Equal(t, 1, res.Games[0].Look, "decided at the first look")
+	assert.InDelta(t, 1.03, res.Games[0].Ratio, 0.01)
+	assert.Contains(t, stderr, "counting instructions with")
+
+	code, res, stderr = abJSON(t, append([]string{"instr@1.0", "instr@1.0"}, args...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	require.Len(t, res.Games, 1)
+	assert.Equal(t, "same", res.Games[0].Verdict)
 }
