@@ -3,10 +3,14 @@
 GO ?= go
 BIN ?= bin/gdlperf
 
-.PHONY: build test test-all bench lint fuzz corpus-check check-corpus mirror-cache clean
+.PHONY: build install test test-all bench lint fuzz corpus-check check-corpus mirror-cache clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/gdlperf
+
+# gdlperf on the PATH: into $(go env GOPATH)/bin (or $GOBIN).
+install:
+	$(GO) install ./cmd/gdlperf
 
 # The quick tests (README.md; a few minutes on two cores): go test -short
 # leaves out the slow corpus, exhaustive and many-game conformance tests,
