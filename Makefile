@@ -43,10 +43,10 @@ fuzz:
 corpus-check:
 	GDLPERF_CORPUS=1 $(GO) test -count=1 -timeout=0 -run=TestCorpusRollouts -v ./engines/prover/
 
-# The ggp.org mirror in ../shared, synced into a cache inside the repo
-# (for these two targets only: the tests make caches in temporary folders).
+# The ggp.org mirror in ../shared, synced into gdlperf's one game cache
+# ($GDLPERF_CACHE, or the user cache folder: the one gdlperf run and check
+# read by default; the tests make caches in temporary folders).
 SHARED ?= ../shared
-mirror-cache check-corpus: export GDLPERF_CACHE ?= $(CURDIR)/.cache/gdlperf
 mirror-cache: build
 	$(BIN) games sync --repo base,dresden --mirror $(SHARED)/gamerepo-mirror
 
