@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -33,6 +36,7 @@ type CompareOptions struct {
 	CrossMachine bool
 	Calibrate    bool   // divide NEW's rates by the reference engine's machine factor
 	Reference    string // the reference engine
+	JSON         bool   // print the comparison as JSON (CompareReport)
 }
 
 // NewCmdCompare builds "gdlperf compare OLD NEW".
@@ -93,8 +97,29 @@ started nearer in time to its own runs than to the other side's.
 Exit status: 0 no regression and every game judged, 3 a game got slower
 (or the geometric mean did), 4 a game newly fails, 5 inconclusive (no
 regression, but some game could not be judged), 1 the comparison could not
-be made, 2 a bad command line.`,
-		Args: cobra.RangeArgs(1, 2),
+be made, 2 a bad command line.
+
+--json prints one JSON object instead of the tables: {"old", "new",
+"exit", "verdict", "noisePercent", "warnings", "tables": [{"oldVersion",
+"newVersion", "oldMachine", "newMachine", "setup", "overall", "geoMean",
+"geoLo", "geoHi", "machineFactor", "calibration", "contendedOld",
+"contendedNew", "games": [{"game", "verdict", "oldRate", "newRate",
+"oldRuns", "newRuns", "ratio", "lo", "hi", "p"}]}]}; a figure that does not
+exist (no interval, no test) is null. The exit status is the same.`,
+		Example: `  # two versions of an engine in one interleaved campaign
+  gdlperf compare tupleprover@1-b795c4a0da tupleprover@1-b1af576fd4
+  # two results folders; separate campaigns need a reference engine in both
+  gdlperf compare old-results new-results --calibrate --reference prover
+  # for CI
+  gdlperf compare propnet --json | jq '.exit'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				// A bare "gdlperf compare" asks how it is used.
+				fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+				return usage(errors.New("compare needs OLD (and NEW): engine versions or results"))
+			}
+			return cobra.RangeArgs(1, 2)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Old = args[0]
 			if len(args) == 2 {
@@ -113,6 +138,7 @@ be made, 2 a bad command line.`,
 	f.StringVar(&opts.Results, "results", "gdlperf-results", "results folder (or file) where engine versions are looked up")
 	f.Float64Var(&opts.Noise, "noise", 2, "percentage change below which a significant difference still counts as ~")
 	f.BoolVar(&opts.CrossMachine, "cross-machine", false, "compare rows of two different machines (each side on one machine)")
+	f.BoolVar(&opts.JSON, "json", false, "print the comparison as one JSON object (verdict, exit status, tables of games; fields in --help) instead of the tables")
 	f.BoolVar(&opts.Calibrate, "calibrate", false, "divide NEW's rates by the machine factor of the reference engine (to compare separate campaigns)")
 	f.StringVar(&opts.Reference, "reference", report.DefaultReference, "the engine whose rates measure the machine for --calibrate")
 	return cmd
@@ -131,9 +157,22 @@ func runCompare(opts *CompareOptions) error {
 	for _, w := range d.Warnings {
 		fmt.Fprintln(opts.IO.Err, "warning:", w)
 	}
+	verdict := compareVerdict(d, opts)
+	if opts.JSON {
+		if err := writeCompareJSON(opts.IO.Out, d, verdict); err != nil {
+			return withCode(ExitFailure, err)
+		}
+		return verdict
+	}
 	if err := d.WriteText(opts.IO.Out); err != nil {
 		return withCode(ExitFailure, err)
 	}
+	return verdict
+}
+
+// compareVerdict is compare's exit: nil when no game regressed and every
+// game was judged, else the error with its exit code and what it found.
+func compareVerdict(d *report.Diff, opts *CompareOptions) error {
 	var problems []string
 	if n := d.Count(report.Broken); n > 0 {
 		problems = append(problems, fmt.Sprintf("%s newly failing (%s)", gamesCount(n), gameList(d.Games(report.Broken))))
@@ -418,4 +457,94 @@ func versionsText(vs []report.Version) string {
 		word = "version"
 	}
 	return word + " " + strings.Join(s, ", ")
+}
+
+// CompareReport is gdlperf compare --json: the verdict and the tables.
+type CompareReport struct {
+	Old      string         `json:"old"`
+	New      string         `json:"new"`
+	Exit     int            `json:"exit"`    // the exit status: 0, 3 regression, 4 newly failing, 5 inconclusive
+	Verdict  string         `json:"verdict"` // "no regression" or what was found
+	Noise    float64        `json:"noisePercent"`
+	Warnings []string       `json:"warnings"`
+	Tables   []CompareTable `json:"tables"`
+}
+
+// CompareTable is one engine's old and new versions on one machine in one
+// setup.
+type CompareTable struct {
+	OldVersion   string        `json:"oldVersion"` // ENGINE@VERSION
+	NewVersion   string        `json:"newVersion"`
+	OldMachine   string        `json:"oldMachine"`
+	NewMachine   string        `json:"newMachine"`
+	Setup        string        `json:"setup"`   // "2 s", "1000 rollouts, workload uct (iterations=2000)", ...
+	Overall      string        `json:"overall"` // the verdict on the geometric mean
+	GeoMean      *float64      `json:"geoMean"` // new/old rate, null when no game compares
+	GeoLo        *float64      `json:"geoLo"`   // its 95% interval
+	GeoHi        *float64      `json:"geoHi"`
+	Factor       float64       `json:"machineFactor"` // NEW's rates were divided by it (1: not calibrated)
+	Calibration  string        `json:"calibration,omitempty"`
+	ContendedOld int           `json:"contendedOld"` // runs left out as contended
+	ContendedNew int           `json:"contendedNew"`
+	Games        []CompareGame `json:"games"`
+}
+
+// CompareGame is one game of a table. Rates are median state changes per
+// second of the ok, uncontended runs; null where a side has none.
+type CompareGame struct {
+	Game    string   `json:"game"`
+	Verdict string   `json:"verdict"` // faster, slower, ~, inconclusive, broken, fixed, failing, new, gone
+	OldRate *float64 `json:"oldRate"`
+	NewRate *float64 `json:"newRate"`
+	OldRuns int      `json:"oldRuns"`
+	NewRuns int      `json:"newRuns"`
+	Ratio   *float64 `json:"ratio"` // new/old
+	Lo      *float64 `json:"lo"`    // its 95% interval (the one the test implies)
+	Hi      *float64 `json:"hi"`
+	P       *float64 `json:"p"` // Holm-adjusted over the games of the table
+}
+
+// finite is x, or nil when x is NaN or infinite (JSON has no such number).
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+func writeCompareJSON(w io.Writer, d *report.Diff, verdict error) error {
+	rep := CompareReport{Old: d.Old, New: d.New, Noise: d.Noise * 100, Warnings: d.Warnings, Tables: []CompareTable{}, Verdict: "no regression"}
+	if rep.Warnings == nil {
+		rep.Warnings = []string{}
+	}
+	if verdict != nil {
+		rep.Exit, rep.Verdict = exitCode(verdict), verdict.Error()
+	}
+	for _, t := range d.Tables {
+		ct := CompareTable{OldVersion: t.Old.String(), NewVersion: t.New.String(), OldMachine: t.OldMachine, NewMachine: t.NewMachine,
+			Setup: t.Setup.String(), Overall: string(t.Overall), GeoMean: finite(t.Summary.GeoMean), GeoLo: finite(t.Summary.GeoLo),
+			GeoHi: finite(t.Summary.GeoHi), Factor: t.Factor, Calibration: t.Calibration, Games: []CompareGame{}}
+		// The pair is (A, B) = (new, old).
+		ct.ContendedNew, ct.ContendedOld = t.Summary.ContendedA, t.Summary.ContendedB
+		for _, g := range t.Games {
+			cg := CompareGame{Game: g.Game, Verdict: string(g.Verdict), Ratio: finite(g.Ratio), Lo: finite(g.Lo), Hi: finite(g.Hi), P: finite(g.P)}
+			if g.B != nil {
+				cg.OldRuns = len(g.B.Runs)
+				if g.B.Measured() {
+					cg.OldRate = finite(g.B.Rate.Center)
+				}
+			}
+			if g.A != nil {
+				cg.NewRuns = len(g.A.Runs)
+				if g.A.Measured() {
+					cg.NewRate = finite(g.A.Rate.Center)
+				}
+			}
+			ct.Games = append(ct.Games, cg)
+		}
+		rep.Tables = append(rep.Tables, ct)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -147,7 +148,7 @@ func TestCompareToolErrors(t *testing.T) {
 		{"one engine with one version", []string{"prover"}, ExitFailure, "with one argument, engine prover must have two versions in " + dir + "; it has version 1-aaa"},
 		{"a folder with two versions", []string{dir, "propnet@3-ccc"}, ExitFailure, "holds 2 versions of engine propnet"},
 		{"no results", []string{"propnet@2-bbb", "propnet@3-ccc", "--results", filepath.Join(dir, "missing")}, ExitFailure, "engine versions are looked up in --results"},
-		{"no arguments", nil, ExitUsage, "accepts between 1 and 2 arg(s)"},
+		{"no arguments", nil, ExitUsage, "compare needs OLD (and NEW)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,4 +291,49 @@ func TestCompareGeometricMeanSlower(t *testing.T) {
 	assert.Regexp(t, `gdlperf: regression: e@2: geometric mean new/old 0\.95\d\d, its 95% interval \[0\.9\d+, 0\.9\d+\] below 1 - 2%`, stderr)
 	assert.Contains(t, stdout, "20 inconclusive")
 	assert.Contains(t, stdout, "needs at least 6 ok runs per side (p-values adjusted over 20 games); has 4 (new) and 4 (old)")
+}
+
+// compare --json gives CI the verdict, the exit status and every game's
+// figures without scraping text; the exit status is the same as without it.
+func TestCompareJSON(t *testing.T) {
+	game := "BASE/ticTacToe/JRFsaQ"
+	old := writeRows(t, okRuns("e", "1", game, 1, 0, 1000, 6))
+	slower := writeRows(t, okRuns("e", "2", game, 1, 1, 600, 6))
+	code, stdout, stderr := run(t, "compare", old, slower, "--json")
+	require.Equal(t, ExitRegression, code, stderr)
+	var rep CompareReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
+	assert.Equal(t, ExitRegression, rep.Exit)
+	assert.Contains(t, rep.Verdict, "regression: 1 game slower")
+	require.Len(t, rep.Tables, 1)
+	tb := rep.Tables[0]
+	assert.Equal(t, "e@1", tb.OldVersion)
+	assert.Equal(t, "e@2", tb.NewVersion)
+	require.Len(t, tb.Games, 1)
+	g := tb.Games[0]
+	assert.Equal(t, game, g.Game)
+	assert.Equal(t, "slower", g.Verdict)
+	require.NotNil(t, g.Ratio)
+	assert.InDelta(t, 0.6, *g.Ratio, 0.05)
+	require.NotNil(t, g.Lo)
+	require.NotNil(t, g.Hi)
+	assert.Less(t, *g.Hi, 1.0, "the interval agrees with the verdict")
+	assert.Equal(t, 6, g.OldRuns)
+
+	// Too few runs: inconclusive, and the JSON says so too.
+	few := writeRows(t, okRuns("e", "3", game, 1, 1, 1000, 2))
+	code, stdout, _ = run(t, "compare", writeRows(t, okRuns("e", "1", game, 1, 0, 1000, 2)), few, "--json")
+	require.Equal(t, ExitInconclusive, code)
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+	assert.Equal(t, ExitInconclusive, rep.Exit)
+	assert.Equal(t, "inconclusive", rep.Tables[0].Games[0].Verdict)
+	assert.Nil(t, rep.Tables[0].Games[0].Hi, "an unbounded interval with 2 runs a side: null, not +Inf")
+}
+
+// A bare gdlperf compare prints its usage.
+func TestCompareNoArguments(t *testing.T) {
+	code, _, stderr := run(t, "compare")
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "Usage:")
+	assert.Contains(t, stderr, "gdlperf compare OLD [NEW]")
 }
