@@ -62,6 +62,11 @@ type DiffOptions struct {
 	// NEW over its rate in OLD. Without it, sides of separate campaigns or
 	// of markedly different conditions are refused.
 	Calibrate bool
+	// Counted says the rows are instruction counts (gdlperf run --measure
+	// instructions): a count does not depend on the machine's load or the
+	// hour, so sides of separate campaigns compare as they are (on one
+	// machine type: the machines are still paired).
+	Counted bool
 }
 
 // Side is one side of a Diff: rows and how to name them in messages.
@@ -314,13 +319,17 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 	var reasons []string
 	one, known := OneCampaign(d.OldConditions, d.NewConditions)
 	switch {
+	case o.Counted:
+		// Counts: neither the campaigns nor the load matter.
 	case known && !one:
 		reasons = append(reasons, fmt.Sprintf("they are separate campaigns: their start times do not interleave (%s: %s – %s; %s: %s – %s), so the machine may have changed between them",
 			old.Label, d.OldConditions.First, d.OldConditions.Last, new.Label, d.NewConditions.First, d.NewConditions.Last))
 	case !known:
 		d.Warnings = append(d.Warnings, fmt.Sprintf("cannot tell whether %s and %s are one campaign: some side's rows have no start times", old.Label, new.Label))
 	}
-	reasons = append(reasons, differences(d.OldConditions, d.NewConditions)...)
+	if !o.Counted {
+		reasons = append(reasons, differences(d.OldConditions, d.NewConditions)...)
+	}
 	var calib *calibrator
 	if o.Calibrate || len(reasons) > 0 {
 		calib = newCalibrator(old, new, ref, engines[0].old.Engine == ref && len(engines) == 1)

@@ -366,8 +366,8 @@ func (c *Cell) compute() {
 			c.Contended = append(c.Contended, r)
 			continue
 		}
-		rates = append(rates, r.StatesPerSecond())
-		if cr := r.StatesPerCPUSecond(); r.TimedCPUMs > 0 {
+		rates = append(rates, rowRate(r))
+		if cr := r.StatesPerCPUSecond(); r.TimedCPUMs > 0 && !r.IsInstructions() {
 			cpuRates = append(cpuRates, cr)
 		}
 		ro := 0.0
@@ -401,4 +401,21 @@ func median(xs []float64) float64 {
 		return math.NaN()
 	}
 	return benchmath.AssumeNothing.Summary(benchmath.NewSample(xs, &thresholds), Confidence).Center
+}
+
+// rowRate is the figure a cell's statistics are over, higher better: state
+// changes per second, or, for a row measured in instructions (gdlperf run
+// --measure instructions, whose times are of a counted and so slowed run),
+// rollouts per 10^9 instructions: the inverse of its instructions per
+// rollout, so that a ratio of two versions is old/new instructions and
+// every test and interval works as for rates. Such rows are a setup of
+// their own (Setup.Measure) and never mix with timed ones.
+func rowRate(r *results.Row) float64 {
+	if r.IsInstructions() {
+		if x, ok := r.PerOp(); ok {
+			return 1e9 / x
+		}
+		return 0
+	}
+	return r.StatesPerSecond()
 }

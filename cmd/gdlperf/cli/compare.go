@@ -37,6 +37,7 @@ type CompareOptions struct {
 	Calibrate    bool   // divide NEW's rates by the reference engine's machine factor
 	Reference    string // the reference engine
 	JSON         bool   // print the comparison as JSON (CompareReport)
+	Metric       string // time (rows timed) or instructions (rows counted)
 }
 
 // NewCmdCompare builds "gdlperf compare OLD NEW".
@@ -125,6 +126,15 @@ exist (no interval, no test) is null. The exit status is the same.`,
 			if len(args) == 2 {
 				opts.New = args[1]
 			}
+			switch opts.Metric {
+			case "time":
+			case results.MeasureInstructions:
+				if !cmd.Flags().Changed("noise") {
+					opts.Noise = 1 // counts repeat to a fraction of a percent
+				}
+			default:
+				return usage(fmt.Errorf("--metric %q is not time or instructions", opts.Metric))
+			}
 			if opts.Noise < 0 || opts.Noise >= 100 {
 				return withCode(ExitUsage, fmt.Errorf("--noise is a percentage from 0 to 100, not %g", opts.Noise))
 			}
@@ -138,6 +148,7 @@ exist (no interval, no test) is null. The exit status is the same.`,
 	f.StringVar(&opts.Results, "results", "gdlperf-results", "results folder (or file) where engine versions are looked up")
 	f.Float64Var(&opts.Noise, "noise", 2, "percentage change below which a significant difference still counts as ~")
 	f.BoolVar(&opts.CrossMachine, "cross-machine", false, "compare rows of two different machines (each side on one machine)")
+	f.StringVar(&opts.Metric, "metric", "time", "what to compare: time (state changes per second) or instructions (per rollout, rows of gdlperf run --measure instructions; --noise 1 by default)")
 	f.BoolVar(&opts.JSON, "json", false, "print the comparison as one JSON object (verdict, exit status, tables of games; fields in --help) instead of the tables")
 	f.BoolVar(&opts.Calibrate, "calibrate", false, "divide NEW's rates by the machine factor of the reference engine (to compare separate campaigns)")
 	f.StringVar(&opts.Reference, "reference", report.DefaultReference, "the engine whose rates measure the machine for --calibrate")
@@ -149,8 +160,21 @@ func runCompare(opts *CompareOptions) error {
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
+	counted := opts.Metric == results.MeasureInstructions
+	for _, s := range []*report.Side{&old, &new} {
+		kept := s.Rows[:0:0]
+		for _, r := range s.Rows {
+			if r.IsInstructions() == counted {
+				kept = append(kept, r)
+			}
+		}
+		if len(kept) == 0 {
+			return withCode(ExitFailure, fmt.Errorf("%s has no rows measured in %s (--metric %s; gdlperf run --measure %s makes them)", s.Label, opts.Metric, opts.Metric, opts.Metric))
+		}
+		s.Rows = kept
+	}
 	d, err := report.CompareSides(old, new, report.DiffOptions{Noise: opts.Noise / 100, CrossMachine: opts.CrossMachine,
-		Calibrate: opts.Calibrate, Reference: opts.Reference})
+		Calibrate: opts.Calibrate, Reference: opts.Reference, Counted: counted})
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}

@@ -337,3 +337,44 @@ func TestCompareNoArguments(t *testing.T) {
 	assert.Contains(t, stderr, "Usage:")
 	assert.Contains(t, stderr, "gdlperf compare OLD [NEW]")
 }
+
+// compare --metric instructions compares the instructions per rollout of
+// rows measured with --measure instructions, at a 1% threshold by default:
+// a 3% slow-down measured in two separate campaigns (counts do not depend
+// on the hour) is a regression, the same count is ~, and the timed rows of
+// the same folders are left out.
+func TestCompareInstructions(t *testing.T) {
+	game := "BASE/ticTacToe/JRFsaQ"
+	counted := func(version string, day int, perOp float64) []results.Row {
+		rows := okRuns("e", version, game, day, 0, 1000, 4)
+		for i := range rows {
+			r := &rows[i]
+			r.Measure, r.Counter, r.Mode, r.TargetSeconds, r.TargetRollouts = results.MeasureInstructions, "valgrind", "rollouts", 0, 20
+			r.InstructionsPerOp = fmt.Sprintf("%.1f", perOp*(1+0.0005*float64(i%3-1)))
+			r.RunKey += "/instructions"
+			r.CPUShare = "" // counted under Valgrind: no share
+		}
+		// The same folders hold timed rows too, of other campaigns.
+		return append(rows, okRuns("e", version, game, day+1, 0, 1000, 4)...)
+	}
+	old := writeRows(t, counted("1", 1, 1_000_000))
+	slower := writeRows(t, counted("2", 5, 1_030_000))
+	same := writeRows(t, counted("3", 9, 1_000_000))
+
+	code, stdout, stderr := run(t, "compare", old, slower, "--metric", "instructions", "--json")
+	require.Equal(t, ExitRegression, code, stderr)
+	var rep CompareReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
+	require.Len(t, rep.Tables, 1)
+	assert.Contains(t, rep.Tables[0].Setup, "measure instructions")
+	assert.Equal(t, 1.0, rep.Noise, "1% by default for counts")
+	g := rep.Tables[0].Games[0]
+	assert.Equal(t, "slower", g.Verdict)
+	require.NotNil(t, g.Ratio)
+	assert.InDelta(t, 1/1.03, *g.Ratio, 0.005, "the ratio of rollouts per instruction, new/old")
+
+	code, _, stderr = run(t, "compare", old, same, "--metric", "instructions")
+	assert.Equal(t, ExitOK, code, stderr)
+	code, _, stderr = run(t, "compare", old, slower, "--metric", "bogus")
+	assert.Equal(t, ExitUsage, code, stderr)
+}
