@@ -55,10 +55,12 @@ func TestNewCmdCompareOptions(t *testing.T) {
 		want     CompareOptions
 		wantCode int
 	}{
-		{"defaults", []string{"a", "b"}, CompareOptions{Old: "a", New: "b", Results: "gdlperf-results", Noise: 2, Reference: "prover"}, 0},
-		{"one engine", []string{"prover"}, CompareOptions{Old: "prover", Results: "gdlperf-results", Noise: 2, Reference: "prover"}, 0},
-		{"flags", []string{"a", "b", "--noise", "5", "--results", "r", "--cross-machine", "--calibrate", "--reference", "tupleprover"},
-			CompareOptions{Old: "a", New: "b", Results: "r", Noise: 5, CrossMachine: true, Calibrate: true, Reference: "tupleprover"}, 0},
+		{"defaults", []string{"a", "b"}, CompareOptions{Old: "a", New: "b", Results: "gdlperf-results", Noise: 2, Reference: "prover", Metric: "time"}, 0},
+		{"one engine", []string{"prover"}, CompareOptions{Old: "prover", Results: "gdlperf-results", Noise: 2, Reference: "prover", Metric: "time"}, 0},
+		{"flags", []string{"a", "b", "--noise", "5", "--results", "r", "--cross-machine", "--calibrate", "--reference", "tupleprover", "--json"},
+			CompareOptions{Old: "a", New: "b", Results: "r", Noise: 5, CrossMachine: true, Calibrate: true, Reference: "tupleprover", Metric: "time", JSON: true}, 0},
+		{"instructions", []string{"a", "b", "--metric", "instructions"},
+			CompareOptions{Old: "a", New: "b", Results: "gdlperf-results", Noise: 1, Reference: "prover", Metric: "instructions"}, 0},
 		{"negative noise", []string{"a", "b", "--noise", "-1"}, CompareOptions{}, ExitUsage},
 	}
 	for _, tt := range tests {
