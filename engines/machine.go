@@ -129,6 +129,18 @@ type Tuned interface {
 	Knobs() string
 }
 
+// SetupKeys adds to a result file what a machine says of its setup: the
+// design a Designed machine kept, the knobs of a Tuned one (rollout and
+// workload engine processes both call it).
+func SetupKeys(m Machine, extra *protocol.Result) {
+	if d, ok := m.(Designed); ok && d.Design() != "" {
+		extra.Set(protocol.KeyDesign, d.Design())
+	}
+	if t, ok := m.(Tuned); ok && t.Knobs() != "" {
+		extra.Set(protocol.KeyOptions, t.Knobs())
+	}
+}
+
 // Engine is a built-in engine.
 type Engine struct {
 	Name string

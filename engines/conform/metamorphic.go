@@ -70,7 +70,7 @@ func Rename(g *gdl.Game, seed uint64) (string, *Renaming) {
 	}
 	var b strings.Builder
 	for _, r := range g.Rules {
-		b.WriteString(rn.text(r.String(), rn.To))
+		b.WriteString(gdl.MapNames(r.String(), rn.To))
 		b.WriteByte('\n')
 	}
 	return b.String(), rn
@@ -94,36 +94,11 @@ func word(rng *rand.Rand) string {
 	return string(b)
 }
 
-// text maps every name in a canonical GDL text through m.
-func (rn *Renaming) text(s string, m map[string]string) string {
-	var b strings.Builder
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		if c == '(' || c == ')' || c == ' ' {
-			b.WriteByte(c)
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && s[j] != '(' && s[j] != ')' && s[j] != ' ' {
-			j++
-		}
-		tok := s[i:j]
-		if r, ok := m[tok]; ok {
-			tok = r
-		}
-		b.WriteString(tok)
-		i = j
-	}
-	return b.String()
-}
-
 // Back maps a text of the renamed game to the original names.
-func (rn *Renaming) Back(s string) string { return rn.text(s, rn.From) }
+func (rn *Renaming) Back(s string) string { return gdl.MapNames(s, rn.From) }
 
 // Forth maps a text of the original game to the new names.
-func (rn *Renaming) Forth(s string) string { return rn.text(s, rn.To) }
+func (rn *Renaming) Forth(s string) string { return gdl.MapNames(s, rn.To) }
 
 // Metamorphic builds the engine on the game and on a renamed copy, plays
 // rollouts on the original chosen as in a trace, replays the same joint

@@ -43,12 +43,7 @@ func (p Process) Run() (*protocol.Result, error) {
 		if m, err = p.Engine.New(g); err != nil {
 			return err
 		}
-		if d, ok := m.(engines.Designed); ok && d.Design() != "" {
-			extra.Set(protocol.KeyDesign, d.Design())
-		}
-		if t, ok := m.(engines.Tuned); ok && t.Knobs() != "" {
-			extra.Set(protocol.KeyOptions, t.Knobs())
-		}
+		engines.SetupKeys(m, extra)
 		return nil
 	}
 	play := func() (protocol.Stats, error) {

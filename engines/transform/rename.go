@@ -16,10 +16,10 @@ type Renaming struct {
 
 // Back maps every name of a canonical GDL text (a term, a rule) of the
 // renamed game to the original's; names it does not know stay.
-func (rn *Renaming) Back(s string) string { return mapText(s, rn.From) }
+func (rn *Renaming) Back(s string) string { return gdl.MapNames(s, rn.From) }
 
 // Forth maps a canonical text of the original game to the new names.
-func (rn *Renaming) Forth(s string) string { return mapText(s, rn.To) }
+func (rn *Renaming) Forth(s string) string { return gdl.MapNames(s, rn.To) }
 
 // then is rn followed by next (rn may be nil): new names of next map to the
 // original's through both.
@@ -36,30 +36,6 @@ func (rn *Renaming) then(next *Renaming) *Renaming {
 		out.From[nw], out.To[orig] = orig, nw
 	}
 	return out
-}
-
-// mapText replaces every name token of s found in m.
-func mapText(s string, m map[string]string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c == '(' || c == ')' || c == ' ' {
-			b.WriteByte(c)
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && s[j] != '(' && s[j] != ')' && s[j] != ' ' {
-			j++
-		}
-		tok := s[i:j]
-		if r, ok := m[tok]; ok {
-			tok = r
-		}
-		b.WriteString(tok)
-		i = j
-	}
-	return b.String()
 }
 
 // kept says whether a name stays under rename: the keywords, and numbers,
