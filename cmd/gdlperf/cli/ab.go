@@ -120,7 +120,11 @@ Exit status: 0 no regression (every game decided), 3 a game is slower,
 func NewCmdAB(streams *IO, runF func(*ABOptions) error) *cobra.Command {
 	opts := &ABOptions{IO: streams}
 	cmd := &cobra.Command{
-		Use:   "ab OLD NEW",
+		Use: "ab OLD NEW",
+		Example: `  # an optimizer change of a built-in engine: the last commit against the one before
+  gdlperf ab prover@rev:HEAD~1 prover@rev:HEAD --games panel
+  # two versions of an external engine from the manifest, counted in instructions
+  gdlperf ab tp@1.0 tp@2.0 --manifest engines.toml --metric instructions --rollouts 100`,
 		Short: "Decide whether NEW is slower than OLD: interleaved pairs of runs until a sequential test decides each game",
 		Long:  abLong,
 		Args:  cobra.ExactArgs(2),

@@ -257,7 +257,9 @@ type EngineTraceOptions struct {
 func NewCmdEngineTrace(streams *IO, runF func(*EngineTraceOptions) error) *cobra.Command {
 	opts := &EngineTraceOptions{IO: streams}
 	cmd := &cobra.Command{
-		Use:   "trace NAME GAME_FILE TRACE_FILE",
+		Use: "trace NAME GAME_FILE TRACE_FILE",
+		Example: `  gdlperf engine trace prover builtin:tictactoe - --seed 1 --rollouts 2
+  gdlperf engine trace propnet BASE/hex hex.jsonl --seed 7 --rollouts 100`,
 		Short: "Write a trace of seeded random rollouts (JSON Lines) for correctness checks",
 		Long: `Trace plays --rollouts random rollouts with moves chosen by --seed from the
 legal moves sorted by their text, and writes every state, legal move set,

@@ -37,7 +37,9 @@ func newCmdEngineInfo(streams *IO) *cobra.Command { return NewCmdEngineInfo(stre
 func NewCmdEngineInfo(streams *IO, runF func(*EngineInfoOptions) error) *cobra.Command {
 	opts := &EngineInfoOptions{IO: streams}
 	cmd := &cobra.Command{
-		Use:   "info NAME GAME_FILE",
+		Use: "info NAME GAME_FILE",
+		Example: `  gdlperf engine info propnet builtin:connectfour
+  gdlperf engine info compiled BASE/ticTacToe`,
 		Short: "Build an engine for a game and print what it built (propnet: the network's size; compiled: its program)",
 		Long: `Info builds the engine NAME for GAME_FILE (or builtin:NAME) as a benchmark run
 would, and prints what the build made and how long it took. For propnet: the

@@ -66,7 +66,11 @@ type GamesSyncOptions struct {
 func NewCmdGamesSync(streams *IO, runF func(*GamesSyncOptions) error) *cobra.Command {
 	opts := &GamesSyncOptions{IO: streams}
 	cmd := &cobra.Command{
-		Use:   "sync",
+		Use: "sync",
+		Example: `  # from ggp.org
+  gdlperf games sync --repo base,dresden
+  # offline, from a mirror in the API's URL layout
+  gdlperf games sync --mirror ../shared/gamerepo-mirror --repo base,dresden`,
 		Short: "Fetch the repositories' games into the cache",
 		Long: `Sync fetches the key list and the metadata of each repository, then every
 version of every game that is not in the cache yet. Cached versions never

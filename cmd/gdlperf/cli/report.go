@@ -32,7 +32,9 @@ type ReportOptions struct {
 func NewCmdReport(streams *IO, runF func(*ReportOptions) error) *cobra.Command {
 	opts := &ReportOptions{IO: streams}
 	cmd := &cobra.Command{
-		Use:   "report",
+		Use: "report",
+		Example: `  gdlperf report
+  gdlperf report --results gdlperf-results --out site --baseline prover`,
 		Short: "Write the static HTML pages of the results: tables, charts and comparisons",
 		Long: `Report reads the results rows (a folder of *.csv files or one file) and
 writes a static site to --out: an index that opens with one sentence per

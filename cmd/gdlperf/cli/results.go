@@ -42,7 +42,11 @@ type ResultsMergeOptions struct {
 func NewCmdResultsMerge(streams *IO, runF func(*ResultsMergeOptions) error) *cobra.Command {
 	opts := &ResultsMergeOptions{IO: streams}
 	cmd := &cobra.Command{
-		Use:   "merge INPUT... --out FILE",
+		Use: "merge INPUT... --out FILE",
+		Example: `  # the shards of a Slurm array into one file
+  gdlperf results merge gdlperf-results --out merged.csv
+  # two machines' folders
+  gdlperf results merge lab1/ lab2/ --out all.csv`,
 		Short: "Join results files from shards and machines into one file",
 		Long: `Merge reads every INPUT (a results file, or a folder whose *.csv files are
 read) and writes the union of their rows to --out, sorted, with exact

@@ -34,7 +34,9 @@ func NewCmdSlurm(streams *IO, runF func(*SlurmOptions) error) *cobra.Command {
 	opts := &SlurmOptions{IO: streams}
 	opts.Run.IO = streams
 	cmd := &cobra.Command{
-		Use:   "slurm --shards N [run flags...]",
+		Use: "slurm --shards N [run flags...]",
+		Example: `  gdlperf slurm --shards 16 --games base --seconds 30 --reps 3 --out campaign.sbatch
+  gdlperf slurm --shards 4 --games panel --jobs 8 --out panel.sbatch`,
 		Short: "Write an sbatch script that runs a campaign as a Slurm job array of N shards",
 		Long: `Slurm writes a batch script for sbatch: a job array of --shards tasks, task i
 running "gdlperf run --shard i/N" with the run flags given here, in the

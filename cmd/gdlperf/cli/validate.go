@@ -20,7 +20,9 @@ type ValidateOptions struct {
 func NewCmdValidate(streams *IO, runF func(*ValidateOptions) error) *cobra.Command {
 	opts := &ValidateOptions{IO: streams}
 	cmd := &cobra.Command{
-		Use:   "validate FILE...",
+		Use: "validate FILE...",
+		Example: `  gdlperf validate mygame.kif
+  gdlperf validate games/*.kif`,
 		Short: "Check game files against the rules of GDL",
 		Long: `Validate reads each game file (or builtin:NAME), cleans it and checks it
 against the rules of GDL. It prints every finding as file:line:col and exits
