@@ -95,7 +95,7 @@ ok is true when no pair mismatched or failed (the exit status says the same).`,
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&opts.Engines, "engines", nil, "engines to check (default: every built-in engine but the reference)")
-	f.StringVar(&opts.Manifest, "manifest", "", "manifest of external engines")
+	f.StringVar(&opts.Manifest, "manifest", "", "TOML or JSON manifest of external engines (default: ./engines.toml or ./engines.json if present)")
 	f.StringSliceVar(&opts.Games, "games", []string{"builtin"}, "games (as for gdlperf run)")
 	f.StringVar(&opts.Reference, "reference", "prover", "the reference engine")
 	f.DurationVar(&opts.Budget, "budget", 30*time.Second, "time per engine, game and method")

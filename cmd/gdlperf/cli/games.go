@@ -310,7 +310,7 @@ It needs no network; on a fresh machine it lists the built-in games.
 	cmd.Flags().BoolVar(&opts.Valid, "valid", false, "only the games whose status is ok")
 	cmd.Flags().BoolVar(&opts.Versions, "versions", false, "every cached version, not only the latest")
 	cmd.Flags().StringVar(&opts.CacheDir, "cache", "", "cache folder (default $"+gamerepo.EnvCache+" or the user cache folder)")
-	cmd.Flags().StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "the blacklist (a missing file is an empty one)")
+	cmd.Flags().StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "blacklist file of the games shown as blacklisted (./blacklist.txt if present; a missing file is an empty one)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print a JSON array of the games (fields in --help)")
 	return cmd
 }
@@ -446,7 +446,7 @@ static validator, and the rules.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.CacheDir, "cache", "", "cache folder (default $"+gamerepo.EnvCache+" or the user cache folder)")
-	cmd.Flags().StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "the blacklist (a missing file is an empty one)")
+	cmd.Flags().StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "blacklist file of the games shown as blacklisted (./blacklist.txt if present; a missing file is an empty one)")
 	cmd.Flags().BoolVar(&opts.NoRules, "no-rules", false, "do not print the rules")
 	return cmd
 }

@@ -75,7 +75,7 @@ bytes for the same rows. The path of the index is printed on stdout.`,
 	f.StringVar(&opts.Baseline, "baseline", report.DefaultBaseline, "engine (its newest version) or engine@version the others are measured against")
 	f.StringVar(&opts.Title, "title", "gdlperf results", "title of the index page")
 	f.StringVar(&opts.Cache, "cache", "", "game cache to read the games' metadata and rules from (default $GDLPERF_CACHE or the user cache)")
-	f.StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "blacklist whose reasons the game pages show (a missing file is empty)")
+	f.StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "blacklist file whose reasons the game pages show (./blacklist.txt if present; a missing file is an empty one)")
 	return cmd
 }
 
