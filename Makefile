@@ -3,7 +3,7 @@
 GO ?= go
 BIN ?= bin/gdlperf
 
-.PHONY: build install test test-all bench lint fuzz corpus-check check-corpus mirror-cache clean
+.PHONY: build install test test-all bench lint fuzz corpus-check transform-check check-corpus mirror-cache clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/gdlperf
@@ -42,6 +42,11 @@ fuzz:
 # budget per game) and lists the games that fail. Long: not part of `test`.
 corpus-check:
 	GDLPERF_CORPUS=1 $(GO) test -count=1 -timeout=0 -run=TestCorpusRollouts -v ./engines/prover/
+
+# Every rule transform on the twenty panel games, played by the prover and
+# the tuple prover against the original (tens of minutes; not in test-all).
+transform-check:
+	GDLPERF_CORPUS=1 $(GO) test -count=1 -timeout=0 -run=TestPanelGamesStayEquivalent -v ./engines/transform/
 
 # The ggp.org mirror in ../shared, synced into gdlperf's one game cache
 # ($GDLPERF_CACHE, or the user cache folder: the one gdlperf run and check
