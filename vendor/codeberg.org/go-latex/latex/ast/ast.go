@@ -41,8 +41,9 @@ func (x List) End() token.Pos {
 
 // Macro is a LaTeX macro.
 // ex:
-//  \sqrt{a}
-//  \frac{num}{den}
+//
+//	\sqrt{a}
+//	\frac{num}{den}
 type Macro struct {
 	Name *Ident
 	Args List
@@ -59,7 +60,8 @@ func (x *Macro) End() token.Pos {
 
 // Arg is an argument of a macro.
 // ex:
-//  {a} in \sqrt{a}
+//
+//	{a} in \sqrt{a}
 type Arg struct {
 	Lbrace token.Pos // position of '{'
 	List   List      // or stmt?
@@ -72,7 +74,8 @@ func (x *Arg) isNode()        {}
 
 // OptArg is an optional argument of a macro
 // ex:
-//  [n] in \sqrt[n]{a}
+//
+//	[n] in \sqrt[n]{a}
 type OptArg struct {
 	Lbrack token.Pos // position of '['
 	List   List
@@ -94,8 +97,9 @@ func (x *Ident) isNode()        {}
 
 // MathExpr is a math expression.
 // ex:
-//  $f(x) \doteq \sqrt[n]{x}$
-//  \[ x^n + y^n = z^n \]
+//
+//	$f(x) \doteq \sqrt[n]{x}$
+//	\[ x^n + y^n = z^n \]
 type MathExpr struct {
 	Delim string    // delimiter used for this math expression.
 	Left  token.Pos // position of opening '$', '\(', '\[' or '\begin{math}'
