@@ -141,6 +141,23 @@ func SetupKeys(m Machine, extra *protocol.Result) {
 	}
 }
 
+// Build is an engine process's setup: it loads the rulesheet (file names
+// it in messages), builds the machine with New and adds to extra what the
+// machine says of its setup (SetupKeys). rollout and workload processes
+// both run it, untimed.
+func (e Engine) Build(file string, rules []byte, extra *protocol.Result) (Machine, error) {
+	g, err := gdl.Load(file, rules)
+	if err != nil {
+		return nil, err
+	}
+	m, err := e.New(g)
+	if err != nil {
+		return nil, err
+	}
+	SetupKeys(m, extra)
+	return m, nil
+}
+
 // Engine is a built-in engine.
 type Engine struct {
 	Name string

@@ -36,15 +36,9 @@ type Process struct {
 func (p Process) Run() (*protocol.Result, error) {
 	var m engines.Machine
 	setup := func(extra *protocol.Result) error {
-		g, err := gdl.Load(p.File, p.Rules)
-		if err != nil {
-			return err
-		}
-		if m, err = p.Engine.New(g); err != nil {
-			return err
-		}
-		engines.SetupKeys(m, extra)
-		return nil
+		var err error
+		m, err = p.Engine.Build(p.File, p.Rules, extra)
+		return err
 	}
 	play := func() (protocol.Stats, error) {
 		var st Stats

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
-	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
@@ -35,15 +34,9 @@ func (p Process) Run() (*protocol.Result, error) {
 	var m engines.Machine
 	var wres Result
 	setup := func(extra *protocol.Result) error {
-		g, err := gdl.Load(p.File, p.Rules)
-		if err != nil {
-			return err
-		}
-		if m, err = p.Engine.New(g); err != nil {
-			return err
-		}
-		engines.SetupKeys(m, extra)
-		return nil
+		var err error
+		m, err = p.Engine.Build(p.File, p.Rules, extra)
+		return err
 	}
 	play := func() (protocol.Stats, error) {
 		var err error
