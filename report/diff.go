@@ -806,6 +806,9 @@ func cellRate(c *Cell) string {
 	switch {
 	case c == nil:
 		return "—"
+	case !c.Measured() && c.OK > 0 && len(c.Contended) == c.OK:
+		// The runs did not fail: every ok one was left out as contended.
+		return "contended"
 	case !c.Measured():
 		return "failed"
 	}

@@ -380,3 +380,21 @@ func TestCompareInstructions(t *testing.T) {
 	code, _, stderr = run(t, "compare", old, slower, "--metric", "bogus")
 	assert.Equal(t, ExitUsage, code, stderr)
 }
+
+// On a busy machine where every run was contended, compare's table says the
+// runs were contended, not that they failed, and exits inconclusive.
+func TestCompareAllContendedSaysSo(t *testing.T) {
+	game := "BASE/ticTacToe/JRFsaQ"
+	busy := func(version string, minute int) []results.Row {
+		rows := okRuns("e", version, game, 1, minute, 1000, 4)
+		for i := range rows {
+			rows[i].Contended, rows[i].CPUShare = true, "0.400"
+		}
+		return rows
+	}
+	code, stdout, stderr := run(t, "compare", writeRows(t, busy("1", 0)), writeRows(t, busy("2", 1)))
+	assert.Equal(t, ExitInconclusive, code, stderr)
+	assert.Regexp(t, `BASE/ticTacToe/JRFsaQ\s+contended\s+contended`, stdout)
+	assert.NotContains(t, stdout, "failed  ")
+	assert.Contains(t, stdout, "every ok run of both was contended")
+}
