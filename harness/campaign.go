@@ -340,8 +340,10 @@ func (c *Campaign) runOne(ctx context.Context, r Run, dir string, child ChildOpt
 	defer rd.remove()
 	args := c.args(r, rd.game, rd.result)
 	if r.Dims.Workload != "" {
-		child.TargetSeconds = 0 // fixed work: its budget
-		child.Limit = max(child.Limit, Limit(Options{Seconds: c.workloadSeconds()}))
+		// Fixed work, or at most SECONDS of search: a timed pns stops early
+		// when it has proved the game.
+		child.TargetSeconds = 0
+		child.Limit = max(child.Limit, Limit(Options{Seconds: c.workloadSeconds(r.Dims)}))
 	} else if c.Options.Rollouts > 0 && r.Engine.FixedWork {
 		child.TargetSeconds = 0
 	} else {
@@ -364,17 +366,36 @@ func (c *Campaign) runOne(ctx context.Context, r Run, dir string, child ChildOpt
 	return c.row(r, recorded, start, load, child.CPU), out, nil
 }
 
-// WorkloadSeconds is the SECONDS of a workload run: not its length (its
-// budget is fixed work) but the bound past which the engine stops it as
-// failed, the run's target seconds when longer.
+// WorkloadSeconds is the SECONDS of a fixed-work workload run: not its
+// length but the bound past which the engine stops it as failed, the run's
+// target seconds when longer.
 const WorkloadSeconds = 60
 
-func (c *Campaign) workloadSeconds() int { return max(WorkloadSeconds, c.Options.Seconds) }
+// workloadSeconds is the SECONDS of a workload run: the campaign's seconds
+// for a timed budget (uct iterations=0, pns nodes=0: as much search as the
+// time allows), else the bound of fixed work.
+func (c *Campaign) workloadSeconds(d Dims) int {
+	if timedBudget(d.Budget) {
+		return c.Options.Seconds
+	}
+	return max(WorkloadSeconds, c.Options.Seconds)
+}
+
+// timedBudget says whether a workload budget ("iterations=0", "nodes=0
+// role=x") asks for a timed run.
+func timedBudget(budget string) bool {
+	for _, w := range strings.Fields(budget) {
+		if w == "iterations=0" || w == "nodes=0" {
+			return true
+		}
+	}
+	return false
+}
 
 func (c *Campaign) args(r Run, game, result string) []string {
 	if r.Dims.Workload != "" {
 		args := append([]string{"--workload", r.Dims.Workload}, budgetArgs(r.Dims.Budget)...)
-		return append(args, "--seed", strconv.FormatUint(r.Seed, 10), game, result, strconv.Itoa(c.workloadSeconds()))
+		return append(args, "--seed", strconv.FormatUint(r.Seed, 10), game, result, strconv.Itoa(c.workloadSeconds(r.Dims)))
 	}
 	if c.Options.Rollouts > 0 && r.Engine.FixedWork {
 		return []string{"--rollouts", strconv.Itoa(c.Options.Rollouts), "--seed", strconv.FormatUint(r.Seed, 10), game, result, "0"}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -400,7 +401,10 @@ func classify(out *Outcome, ps *os.ProcessState, waitErr error, raw []byte, rerr
 		if out.Millis > 0 && out.StateChanges/out.Millis > 10_000_000 {
 			bad = append(bad, fmt.Sprintf("%d state changes in %d ms is not believable", out.StateChanges, out.Millis))
 		}
-		if out.Rollouts > out.StateChanges+1 && out.StateChanges > 0 {
+		// A rollout plays at least one move, but a search's playouts may
+		// start at terminal nodes (a uct tree that holds the whole game).
+		_, search := res.Get(workload.KeyWorkload)
+		if !search && out.Rollouts > out.StateChanges+1 && out.StateChanges > 0 {
 			bad = append(bad, fmt.Sprintf("%d rollouts but only %d state changes", out.Rollouts, out.StateChanges))
 		}
 		if out.Millis > out.Wall.Milliseconds()+1000 {

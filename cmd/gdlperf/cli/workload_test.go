@@ -135,3 +135,31 @@ func TestEngineListJSON(t *testing.T) {
 	assert.Equal(t, []string{filepath.Join(dir, "run.sh"), "-x"}, x.Command)
 	assert.Nil(t, x.Check)
 }
+
+// A budget of 0 makes uct and pns timed: the run searches for --seconds
+// (the engine gets SECONDS of the campaign, not the fixed-work bound; a
+// pns that proves the game stops early) and its budget column says
+// iterations=0, a cell of its own.
+func TestRunTimedWorkloads(t *testing.T) {
+	res := filepath.Join(t.TempDir(), "results")
+	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe", "--engines", "tupleprover",
+		"--workloads", "uct,pns", "--uct-iterations", "0", "--pns-nodes", "0", "--seconds", "1", "--results", res)
+	require.Equal(t, 0, code, stderr)
+	rows, _, err := results.LoadDir(res)
+	require.NoError(t, err)
+	require.Len(t, rows, 2)
+	for _, r := range rows {
+		require.Equal(t, results.StatusOK, r.Status, "%s: %s", r.Workload, r.ErrorMessage)
+		assert.Contains(t, []string{"iterations=0", "nodes=0"}, r.WorkloadBudget)
+		assert.Equal(t, 1, r.TargetSeconds)
+		assert.LessOrEqual(t, r.MillisecondsTaken, int64(1600), "%s searched for at most its second", r.Workload)
+		if r.Workload == "uct" {
+			assert.InDelta(t, 1000, r.MillisecondsTaken, 600, "uct searched for its second, not to a budget")
+		}
+		assert.NotZero(t, r.StateChanges)
+	}
+	code, _, stderr = run(t, "run", "--games", "builtin:tictactoe", "--engines", "tupleprover",
+		"--workloads", "minimax", "--minimax-depth", "0", "--results", res)
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "--minimax-depth above 0")
+}
