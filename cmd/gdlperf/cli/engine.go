@@ -24,6 +24,14 @@ func NewCmdEngine(streams *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "engine",
 		Short: "List engines; run and trace the built-in engines",
+		Example: `  # the engines gdlperf run can use, with their versions
+  gdlperf engine list
+  # one benchmark run: 2 s of random rollouts of the prover on the built-in tic-tac-toe
+  gdlperf engine run prover builtin:tictactoe result.txt 2 && cat result.txt
+  # a trace of 2 seeded rollouts, as gdlperf check compares them
+  gdlperf engine trace prover builtin:tictactoe - --seed 1 --rollouts 2
+  # the propnet's network for connect four: its size and build time
+  gdlperf engine info propnet builtin:connectfour`,
 	}
 	cmd.AddCommand(newCmdEngineList(streams), NewCmdEngineRun(streams, nil), NewCmdEngineTrace(streams, nil))
 	return cmd

@@ -35,6 +35,13 @@ fetched by "games sync" into a cache (` + "$" + gamerepo.EnvCache + ` or the use
 or --cache), from .kif files, or from the built-in games, which need neither
 network nor cache. A game is named by its key REPO/key/hash, the id gdl-perf
 recorded; a changed rulesheet is a new key.`,
+		Example: `  # the built-in games (no network, no cache)
+  gdlperf games list --repo builtin
+  gdlperf games show builtin:tictactoe --no-rules
+  gdlperf games validate builtin
+  # the base and dresden repositories of ggp.org into the cache, then their valid games
+  gdlperf games sync --repo base,dresden
+  gdlperf games list --repo base --valid`,
 	}
 	cmd.AddCommand(
 		NewCmdGamesSync(streams, nil),
@@ -436,6 +443,12 @@ func NewCmdGamesShow(streams *IO, runF func(*GamesShowOptions) error) *cobra.Com
 		Long: `Show prints, for each game selected (a game key REPO/key[/hash], builtin:NAME,
 a .kif file, ...), its key, metadata, blacklist status, the findings of the
 static validator, and the rules.`,
+		Example: `  # a built-in game: its key, roles, size, findings and rules
+  gdlperf games show builtin:tictactoe
+  # several games, without their rules
+  gdlperf games show builtin:connectfour builtin:hex --no-rules
+  # every version of a game in the cache (after gdlperf games sync --repo base)
+  gdlperf games show BASE/ticTacToe --no-rules`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Selectors = args
@@ -563,6 +576,12 @@ comment for each valid game and for each game whose check ran out of
 game, and exits 0; with KEYs (selectors, as in gdlperf run --games) the exit
 status is 1 when a game is invalid. --write FILE writes the blacklist file:
 with --all the whole file, with KEYs an update of the file's entries.`,
+		Example: `  # the built-in games: static validator and 3 seeded rollouts each
+  gdlperf games validate builtin
+  # one game, static checks only; exit status 1 when it is invalid
+  gdlperf games validate builtin:connectfour --static
+  # rewrite the blacklist from every built-in and cached game
+  gdlperf games validate --all --write blacklist.txt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Selectors = args
 			if opts.All == (len(args) > 0) {

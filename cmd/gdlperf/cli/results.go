@@ -21,6 +21,12 @@ func NewCmdResults(streams *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "results",
 		Short: "Merge, import and export results files",
+		Example: `  # after gdlperf run --games builtin --seconds 2: the rows as a markdown table
+  gdlperf results export --format markdown
+  # the Go benchmark format, for benchstat
+  gdlperf results export > all.txt
+  # the results folder's files (shards, machines) joined into one
+  gdlperf results merge gdlperf-results --out merged.csv`,
 	}
 	cmd.AddCommand(
 		NewCmdResultsMerge(streams, nil),
@@ -139,7 +145,19 @@ func NewCmdResultsImport(streams *IO, runF func(*ResultsImportOptions) error) *c
 rows to DIR/imported-NAME.csv, NAME being the file's name without its
 extension. Importing again adds only the rows not already there. Lines that
 cannot be read are listed and the command exits with status 1; the other
-lines are imported.`,
+lines are imported.
+
+The rows are written in gdlperf's results CSV (the header row, run_key,...,
+once per file, then one row per run) with status ok or error, mode time and
+30 target seconds when ms is within a second of 30000; host and machine are
+--source. gdlperf's own CSV files are refused: results merge joins those.`,
+		Example: `  # a gdl-perf results file: no header, one run per line,
+  # game;engine;version;ok;error;ms;stateChanges;rollouts
+  printf 'BASE/ticTacToe/JRFsaQ;GGP_BASE_PROVER;2;true;;30000;1105858;39237\n' > GGP_BASE_PROVER.csv
+  # appends its rows to gdlperf-results/imported-GGP_BASE_PROVER.csv
+  gdlperf results import GGP_BASE_PROVER.csv
+  # into another folder, labelled as the machine they ran on
+  gdlperf results import GGP_BASE_PROVER.csv --results old --source lab-2016`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
@@ -235,21 +253,27 @@ func NewCmdResultsExport(streams *IO, runF func(*ResultsExportOptions) error) *c
 default format, benchfmt, is the Go benchmark format: one line per ok run,
 named
 BenchmarkGame/game=REPO:key:hash/engine=NAME/version=V-GOMAXPROCS, with ns/op
-(per state change) and states/s, and the machine as configuration lines.
+(per state change) and states/s, and the machine as configuration lines
+(the benchstat commands of the examples are tested:
+results.TestExportForBenchstat reads the export with benchstat's own parser
+and projections). Rows measured in instructions give instructions/op
+instead of ns/op.
 
+The other formats write every row: csv (every column of the results CSV,
+header row first), json (an array of objects keyed by those column names)
+and markdown (a table of the runs).`,
+		Example: `  # configuration lines (goos, cpu, host, machine, ...), then one line per ok run:
+  # BenchmarkGame/game=BUILTIN:tictactoe:UxIcqg/engine=prover/version=V-2 N X ns/op Y states/s
   gdlperf results export > all.txt
   # engines side by side, a row per game
   benchstat -col /engine -row /game all.txt
   # the versions of one engine side by side (built-in engines' versions
   # are hashes of their code: see gdlperf engine list)
   benchstat -filter /engine:prover -col /version -row /game all.txt
-
-(tested: results.TestExportForBenchstat reads the export with benchstat's
-own parser and projections). Rows measured in instructions give
-instructions/op instead of ns/op.
-
-The other formats write every row: csv (all columns), json (an array of
-objects keyed by column) and markdown (a table of the runs).`,
+  # every row and column, header first, from another folder
+  gdlperf results export --results old --format csv > old.csv
+  gdlperf results export --format json | jq -r '.[] | .engine + " " + .status'
+  gdlperf results export --format markdown`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(results.ExportFormats, opts.Format) && opts.Format != "bench" {

@@ -146,6 +146,11 @@ func NewRootCmd(streams *IO) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       BuildVersion(),
+		Example: `  # every built-in engine on the built-in games, 2 s per run (no network),
+  # then the static result pages (gdlperf-site/index.html)
+  gdlperf run --games builtin --seconds 2 && gdlperf report
+  # do the engines agree with the reference prover?
+  gdlperf check --games builtin`,
 	}
 	root.SetVersionTemplate(versionText())
 	root.SetOut(streams.Out)
@@ -168,7 +173,9 @@ func NewRootCmd(streams *IO) *cobra.Command {
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print gdlperf's version, the revision it was built from and the Go version",
-			Args:  cobra.NoArgs,
+			Example: `  gdlperf version
+  gdlperf --version`,
+			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				_, err := fmt.Fprint(streams.Out, versionText())
 				return err

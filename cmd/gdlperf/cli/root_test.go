@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -37,4 +40,23 @@ func TestUsageErrors(t *testing.T) {
 			assert.Contains(t, stderr, tt.wantStderr)
 		})
 	}
+}
+
+// Every command of the tree, runnable or a parent of others, shows an
+// Example section in its help (issue 18: a newcomer copies a command from
+// --help before reading the README).
+func TestEveryCommandHasAnExample(t *testing.T) {
+	root := NewRootCmd(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	var missing []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if !c.Hidden && (c.Runnable() || c.HasAvailableSubCommands()) && strings.TrimSpace(c.Example) == "" {
+			missing = append(missing, c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	assert.Empty(t, missing, "commands without an Example section in their help")
 }

@@ -21,7 +21,8 @@ func NewCmdValidate(streams *IO, runF func(*ValidateOptions) error) *cobra.Comma
 	opts := &ValidateOptions{IO: streams}
 	cmd := &cobra.Command{
 		Use: "validate FILE...",
-		Example: `  gdlperf validate mygame.kif
+		Example: `  gdlperf validate builtin:tictactoe
+  gdlperf validate mygame.kif
   gdlperf validate games/*.kif`,
 		Short: "Check game files against the rules of GDL",
 		Long: `Validate reads each game file (or builtin:NAME), cleans it and checks it
