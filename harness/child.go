@@ -117,6 +117,12 @@ func (t *tail) String() string {
 // one of them that is left is killed and reaped, so no process of a run
 // outlives it. The engine's TMPDIR and GOTMPDIR are a private folder that
 // is removed after the run.
+//
+// Its phases: the run's files (createResultFile, newRunFolder), the
+// command (childCommand) and its output (captureOutput), the start
+// (startChild), the wait under the limits (waitChild), the clean-up of
+// what is left (endRun), the figures of the processes (takeFigures) and
+// the verdict (judge).
 func RunChild(ctx context.Context, e *Engine, args []string, resultPath string, o ChildOptions) Outcome {
 	var out Outcome
 	if err := createResultFile(resultPath); err != nil {
@@ -130,114 +136,196 @@ func RunChild(ctx context.Context, e *Engine, args []string, resultPath string, 
 	}
 	defer folder.remove()
 	becomeSubreaper()
-	argv := append(append([]string(nil), e.Command...), args...)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = e.Dir
-	cmd.Env = childEnv(e, o, folder)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cap := o.OutputCap
-	if cap <= 0 {
-		cap = 64 << 10
-	}
-	stdout, stderr := &tail{n: cap}, &tail{n: cap}
-	// Pipes we own, so a grandchild that keeps them open cannot block us:
-	// after the child exits and its processes are killed, we stop reading.
-	outR, outW, err := os.Pipe()
+	cmd := childCommand(e, args, o, folder)
+	output, err := captureOutput(cmd, o.OutputCap)
 	if err != nil {
 		out.Status, out.Error = results.StatusError, err.Error()
 		return out
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		out.Status, out.Error = results.StatusError, err.Error()
-		return out
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	var readers sync.WaitGroup
-	readers.Add(2)
-	go func() { defer readers.Done(); io.Copy(stdout, outR) }()
-	go func() { defer readers.Done(); io.Copy(stderr, errR) }()
 
 	// Pause our own GC while the engine runs, so it has the machine alone.
 	gc := debug.SetGCPercent(-1)
 	defer debug.SetGCPercent(gc)
 
 	start := time.Now()
-	err = startPinned(cmd, o.CPU)
-	outW.Close()
-	errW.Close()
+	tr, err := startChild(cmd, o.CPU, folder, output)
 	if err != nil {
-		outR.Close()
-		errR.Close()
-		readers.Wait()
-		out.Status, out.Error = results.StatusError, fmt.Sprintf("starting %s: %v", argv[0], err)
-		return out
-	}
-	pgid := cmd.Process.Pid
-	// Before anything waits for the engine process, so it is still there.
-	tr, terr := newProcTracker(pgid, folder.token, folder.record)
-	if terr != nil {
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		cmd.Wait()
-		outR.Close()
-		errR.Close()
-		readers.Wait()
-		out.Status, out.Error = results.StatusError, "reading /proc to follow the engine's processes: "+terr.Error()
+		out.Status, out.Error = results.StatusError, err.Error()
 		return out
 	}
 	defer tr.close()
+	end := waitChild(ctx, cmd, tr, o)
+	out.Wall = time.Since(start)
+	out.Interrupted = end.interrupted
+	left := endRun(cmd.Process.Pid, tr, output)
+	takeFigures(&out, cmd.ProcessState, tr, output.stderr)
+	judge(&out, end, cmd.ProcessState, resultPath, start.Add(o.Limit), left, tr.resident, o)
+	return out
+}
+
+// childCommand is the engine process to start: the engine's command
+// prefix and args, in the engine's folder, with the run's environment
+// (childEnv), in a process group of its own that is killed if the
+// harness dies.
+func childCommand(e *Engine, args []string, o ChildOptions, folder *runFolder) *exec.Cmd {
+	argv := append(append([]string(nil), e.Command...), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = e.Dir
+	cmd.Env = childEnv(e, o, folder)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return cmd
+}
+
+// childOutput is the engine's stdout and stderr, read from pipes the
+// harness owns into tails of at most OutputCap bytes each. Pipes we own,
+// so a grandchild that keeps them open cannot block us: after the child
+// exits and its processes are killed, we stop reading.
+type childOutput struct {
+	stdout, stderr *tail
+	outR, outW     *os.File
+	errR, errW     *os.File
+	readers        sync.WaitGroup
+}
+
+// captureOutput connects cmd's stdout and stderr to new pipes and starts
+// reading them into their tails (64 KiB each when limit <= 0).
+func captureOutput(cmd *exec.Cmd, limit int) (*childOutput, error) {
+	if limit <= 0 {
+		limit = 64 << 10
+	}
+	c := &childOutput{stdout: &tail{n: limit}, stderr: &tail{n: limit}}
+	var err error
+	if c.outR, c.outW, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if c.errR, c.errW, err = os.Pipe(); err != nil {
+		c.outR.Close()
+		c.outW.Close()
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = c.outW, c.errW
+	c.readers.Add(2)
+	go func() { defer c.readers.Done(); io.Copy(c.stdout, c.outR) }()
+	go func() { defer c.readers.Done(); io.Copy(c.stderr, c.errR) }()
+	return c, nil
+}
+
+// closeWriters closes the harness's copies of the pipes' write ends, once
+// the child has its own (or failed to start).
+func (c *childOutput) closeWriters() {
+	c.outW.Close()
+	c.errW.Close()
+}
+
+// abandon closes the read ends and waits for the readers: the child never
+// ran, so no one else holds the pipes.
+func (c *childOutput) abandon() {
+	c.outR.Close()
+	c.errR.Close()
+	c.readers.Wait()
+}
+
+// drain waits at most d for the readers to reach the end of the pipes,
+// then closes the read ends (a process the harness could not kill may hold
+// a write end still).
+func (c *childOutput) drain(d time.Duration) {
+	finished := make(chan struct{})
+	go func() { c.readers.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-time.After(d):
+	}
+	c.outR.Close()
+	c.errR.Close()
+}
+
+// startChild starts the engine process (pinned to cpu when cpu >= 0) and
+// begins to follow its processes, before anything waits for the engine
+// process, so it is still there. On an error nothing of the run is left
+// running and the output is closed; the error is the Outcome's message.
+func startChild(cmd *exec.Cmd, cpu int, folder *runFolder, output *childOutput) (*procTracker, error) {
+	err := startPinned(cmd, cpu)
+	output.closeWriters()
+	if err != nil {
+		output.abandon()
+		return nil, fmt.Errorf("starting %s: %v", cmd.Args[0], err)
+	}
+	pgid := cmd.Process.Pid
+	tr, err := newProcTracker(pgid, folder.token, folder.record)
+	if err != nil {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		cmd.Wait()
+		output.abandon()
+		return nil, errors.New("reading /proc to follow the engine's processes: " + err.Error())
+	}
+	return tr, nil
+}
+
+// childEnd is how the wait for the engine process ended: the error of
+// cmd.Wait, and which limit, if any, stopped the run.
+type childEnd struct {
+	waitErr     error
+	timedOut    bool // past o.Limit
+	memKilled   bool // over o.MemoryLimit
+	interrupted bool // ctx was done
+}
+
+// waitChild waits for the engine process to end, polling the run's
+// processes every pollInterval (a full scan of /proc for the first three
+// polls and every fullScanEvery-th), and stops the run (stopRun) at the
+// time limit, when ctx is done, or when the run's resident memory is over
+// the memory limit.
+func waitChild(ctx context.Context, cmd *exec.Cmd, tr *procTracker, o ChildOptions) childEnd {
+	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-
-	var (
-		timedOut, memKilled bool
-		waitErr             error
-	)
+	var end childEnd
 	timer := time.NewTimer(o.Limit)
 	defer timer.Stop()
 	poll := time.NewTicker(pollInterval)
 	defer poll.Stop()
 	tr.poll(true)
 	polls := 0
-wait:
 	for {
 		select {
-		case waitErr = <-done:
-			break wait
+		case end.waitErr = <-done:
+			return end
 		case <-timer.C:
-			timedOut = true
-			stopRun(tr, pgid, done, &waitErr)
-			break wait
+			end.timedOut = true
+			stopRun(tr, pgid, done, &end.waitErr)
+			return end
 		case <-ctx.Done():
-			out.Interrupted = true
-			stopRun(tr, pgid, done, &waitErr)
-			break wait
+			end.interrupted = true
+			stopRun(tr, pgid, done, &end.waitErr)
+			return end
 		case <-poll.C:
 			polls++
 			tr.poll(polls < 3 || polls%fullScanEvery == 0)
 			if o.MemoryLimit > 0 && tr.resident > o.MemoryLimit {
-				memKilled = true
-				stopRun(tr, pgid, done, &waitErr)
-				break wait
+				end.memKilled = true
+				stopRun(tr, pgid, done, &end.waitErr)
+				return end
 			}
 		}
 	}
-	out.Wall = time.Since(start)
-	// Whatever the run left behind goes too, with its group.
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	left := tr.sweep(3 * time.Second)
-	finished := make(chan struct{})
-	go func() { readers.Wait(); close(finished) }()
-	select {
-	case <-finished:
-	case <-time.After(2 * time.Second):
-	}
-	outR.Close()
-	errR.Close()
+}
 
-	if ps := cmd.ProcessState; ps != nil {
+// endRun kills whatever the run left behind, with its group, reaps it
+// (waiting up to 3 s), and stops reading the output (after at most 2 s
+// more). It returns how many processes were left.
+func endRun(pgid int, tr *procTracker, output *childOutput) (left int) {
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	left = tr.sweep(3 * time.Second)
+	output.drain(2 * time.Second)
+	return left
+}
+
+// takeFigures records what the run's processes used: the CPU time of the
+// engine process (with the descendants it waited for) and of the orphans
+// the harness reaped, the peak resident memory the tracker saw, and the
+// tail of stderr.
+func takeFigures(out *Outcome, ps *os.ProcessState, tr *procTracker, stderr *tail) {
+	if ps != nil {
 		out.UserCPU, out.SystemCPU = ps.UserTime(), ps.SystemTime()
 	}
 	out.UserCPU += tr.reapedUser
@@ -246,22 +334,29 @@ wait:
 	// which the process shared until it exec'ed the engine.
 	out.PeakRSSKiB = max(tr.peakSum, tr.peakOne, tr.reapedMaxRSS)
 	out.StderrTail = oneLine(lastLines(stderr.String(), 5), 500)
-	raw, rerr := readResultFile(resultPath, start.Add(o.Limit))
+}
+
+// judge reads the result file (as it was at the deadline at the latest)
+// and gives the run its status: interrupted, timed out and over the memory
+// limit first, else what the exit status and the result file say
+// (classify), flagged when the engine left processes running (left).
+// resident is the run's memory when it was killed over the limit.
+func judge(out *Outcome, end childEnd, ps *os.ProcessState, resultPath string, deadline time.Time, left int, resident int64, o ChildOptions) {
+	raw, rerr := readResultFile(resultPath, deadline)
 	out.ResultRaw = string(raw)
 	switch {
-	case out.Interrupted:
+	case end.interrupted:
 		out.Status, out.Error = results.StatusError, "interrupted"
-	case timedOut:
+	case end.timedOut:
 		out.Status, out.Error = results.StatusTimeout, fmt.Sprintf("killed after the time limit of %s", o.Limit)
-	case memKilled:
-		out.Status, out.Error = results.StatusError, fmt.Sprintf("killed for using %d MiB, over the memory limit of %d MiB", tr.resident>>20, o.MemoryLimit>>20)
+	case end.memKilled:
+		out.Status, out.Error = results.StatusError, fmt.Sprintf("killed for using %d MiB, over the memory limit of %d MiB", resident>>20, o.MemoryLimit>>20)
 	default:
-		classify(&out, cmd.ProcessState, waitErr, raw, rerr, o)
+		classify(out, ps, end.waitErr, raw, rerr, o)
 		if left > 0 {
 			out.Flags = append(out.Flags, fmt.Sprintf("left %d process(es) running after it exited (killed)", left))
 		}
 	}
-	return out
 }
 
 // childEnv is the engine's environment: the harness's, the private temp
