@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -116,8 +117,21 @@ func (s Setup) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// compareSetups orders setups for the pages: by workload (rollouts first,
+// then uct, pns, minimax, then any other by name), then the untransformed
+// runs before the transformed ones, then by their text.
 func compareSetups(a, b Setup) int {
-	return strings.Compare(a.String(), b.String())
+	return cmp.Or(cmp.Compare(workloadRank(a.Workload), workloadRank(b.Workload)), strings.Compare(a.Workload, b.Workload),
+		cmp.Compare(transformed(a), transformed(b)),
+		strings.Compare(a.String(), b.String()))
+}
+
+// transformed is 1 for a setup under a rule transform, else 0.
+func transformed(s Setup) int {
+	if s.Transform != results.DefaultTransform {
+		return 1
+	}
+	return 0
 }
 
 // loadPerCore is the 1-minute load when the run started over the

@@ -362,12 +362,34 @@ func leadText(s *PairSummary, bl Version) (verb, factor, class, detail string) {
 // coloured where the game differs significantly, and the geometric mean
 // as a large ring with its 95% interval; the dashed line is 1×.
 func leadChart(entries []leadEntry, bl Version) (template.HTML, string) {
-	n := len(entries)
-	c := newChart("speedup of each engine version over "+plain(bl.String())+", one dot per game", vg.Points(26)*vg.Length(n)+vg.Points(48))
+	rows := make([]ratioRow, len(entries))
+	for i, e := range entries {
+		rows[i] = ratioRow{name: e.v.String(), p: e.p}
+	}
+	chart := ratioRowsChart("speedup of each engine version over "+plain(bl.String())+", one dot per game", rows,
+		"speedup over "+chartLabel(bl.String())+" (log scale)", "1× (as fast as "+chartLabel(bl.String())+")", false)
+	caption := fmt.Sprintf("Speedup of each engine version over %s on each game both ran ok (the ratio of their median state changes per second), on a log axis, fastest engine first. Filled and coloured: the game differs significantly (Mann–Whitney U test, p-values adjusted by Holm over the games, and the interval excluding 1); a ring: it does not. The large ring is the geometric mean over the games, with its 95%% interval. Point at a dot for its game.", bl)
+	return chart, caption
+}
+
+// ratioRow is a row of a ratio chart: its name and its comparison.
+type ratioRow struct {
+	name string
+	p    *Pair
+}
+
+// ratioRowsChart draws a row per comparison: a dot per compared game at
+// its ratio on a log axis, filled and coloured where the game differs
+// significantly, and the geometric mean as a large ring with its 95%
+// interval; the dashed line is 1× (refText in the legend). band adds
+// dotted lines at 0.9× and 1.1×, the bounds of robustness.
+func ratioRowsChart(label string, rows []ratioRow, xlabel, refText string, band bool) template.HTML {
+	n := len(rows)
+	c := newChart(label, vg.Points(26)*vg.Length(n)+vg.Points(48))
 	var dots []dot
 	var values []float64
 	var seen [3]bool
-	for row, e := range entries {
+	for row, e := range rows {
 		k := 0
 		for i := range e.p.Games {
 			g := &e.p.Games[i]
@@ -383,12 +405,12 @@ func leadChart(entries []leadEntry, bl Version) (template.HTML, string) {
 			}
 			seen[1-g.Sign] = true
 			dots = append(dots, dot{row: row, value: log10OrNaN(g.Ratio), lo: math.NaN(), hi: math.NaN(), col: col, open: g.Sign == 0,
-				r: vg.Points(3), dy: vg.Points(2.2) * vg.Length(k%5-2), title: e.v.String() + " on " + gameRatioTitle(g)})
+				r: vg.Points(3), dy: vg.Points(2.2) * vg.Length(k%5-2), title: e.name + " on " + gameRatioTitle(g)})
 			values = append(values, g.Ratio)
 			k++
 		}
 		s := e.p.Summary
-		title := fmt.Sprintf("%s: geometric mean %s over %s", e.v, times(s.GeoMean), plural(s.Compared, "game"))
+		title := fmt.Sprintf("%s: geometric mean %s over %s", e.name, times(s.GeoMean), plural(s.Compared, "game"))
 		if finite(s.GeoLo) && finite(s.GeoHi) {
 			title += ", 95% interval " + FormatInterval(s.GeoLo, s.GeoHi)
 			values = append(values, s.GeoLo, s.GeoHi)
@@ -405,24 +427,35 @@ func leadChart(entries []leadEntry, bl Version) (template.HTML, string) {
 	c.p.Add(grid, &dotRows{ch: c, n: n, dots: dots})
 	c.p.X.Min, c.p.X.Max = clearOfOne(logRange(min, max))
 	c.p.X.Tick.Marker = log10Ticks{format: tickRatio}
-	c.p.X.Label.Text = "speedup over " + chartLabel(bl.String()) + " (log scale)"
+	c.p.X.Label.Text = xlabel
 	c.p.X.Padding, c.p.Y.Padding = 0, 0
 	c.p.Y.Min, c.p.Y.Max = -0.5, float64(n)-0.5
 	ticks := make([]plot.Tick, n)
-	for i, e := range entries {
-		ticks[i] = plot.Tick{Value: float64(n - 1 - i), Label: chartLabel(e.v.String())}
+	for i, e := range rows {
+		ticks[i] = plot.Tick{Value: float64(n - 1 - i), Label: chartLabel(e.name)}
 	}
 	c.p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	c.p.Y.Tick.Length = 0
 	line := refLine(0, c.p.Y.Min, c.p.Y.Max, true)
 	c.p.Add(line)
+	var bandLine *plotter.Line
+	if band {
+		for _, v := range []float64{robustLo, robustHi} {
+			bandLine = refLine(math.Log10(v), c.p.Y.Min, c.p.Y.Max, true)
+			bandLine.LineStyle.Width = vg.Points(0.8)
+			bandLine.LineStyle.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+			c.p.Add(bandLine)
+		}
+	}
 	for i, item := range []legendItem{{"one game, significantly faster", dotThumb{col: colFaster}}, {"one game, no significant difference", dotThumb{col: colSame, open: true}}, {"one game, significantly slower", dotThumb{col: colSlower}}} {
 		if seen[i] {
 			c.legend(item.text, item.thumb)
 		}
 	}
 	c.legend("geometric mean and its 95% interval", dotThumb{col: colText, open: true})
-	c.legend("1× (as fast as "+chartLabel(bl.String())+")", line)
-	caption := fmt.Sprintf("Speedup of each engine version over %s on each game both ran ok (the ratio of their median state changes per second), on a log axis, fastest engine first. Filled and coloured: the game differs significantly (Mann–Whitney U test, p-values adjusted by Holm over the games, and the interval excluding 1); a ring: it does not. The large ring is the geometric mean over the games, with its 95%% interval. Point at a dot for its game.", bl)
-	return c.svg(), caption
+	c.legend(refText, line)
+	if band {
+		c.legend("0.9× and 1.1× (within 10%: robust)", bandLine)
+	}
+	return c.svg()
 }

@@ -229,3 +229,61 @@ func CheckRows() []results.CheckRow {
 	})
 	return rows
 }
+
+// Built-in games of the dimension fixture (their rules are
+// builtingames'), so that the report can replay them.
+const (
+	BuiltinTicTacToe   = "BUILTIN/tictactoe/UxIcqg"
+	BuiltinConnectFour = "BUILTIN/connectfour/LMadEw"
+	BuiltinRace        = "BUILTIN/racetotwentyone/EyG4zA"
+)
+
+// Transforms and workloads of the dimension fixture.
+const (
+	UCTBudget = "iterations=200"
+	PNSBudget = "nodes=1000 role=first"
+)
+
+// DimensionRows returns rows of two engines, prover@1-aaa and
+// propnet@2-bbb, on three built-in games on Machine1, 7 runs a cell, in
+// the workloads rollouts (untransformed, and under the transforms
+// shuffle, seed 1, and optimise), uct (200 iterations) and pns (1000
+// nodes). Under shuffle the prover runs at half its speed (not robust),
+// under optimise 1.3 times it; the propnet is within 2% under both
+// (robust). In uct the propnet is 3 times as fast as the prover, in pns
+// 2 times, in rollouts 5 to 6 times. Every engine's run of repetition r
+// has seed 100+r, as a campaign gives them.
+func DimensionRows() []results.Row {
+	var rows []results.Row
+	n := 0
+	add := func(engine, version, game, workload, budget, transform string, tseed uint64, center float64) {
+		for rep, f := range []float64{1, 1.01, 0.99, 1.005, 0.995, 1.015, 0.985} {
+			n++
+			rows = append(rows, results.Row{
+				RunKey: fmt.Sprintf("d%04d", n), GameKey: game, Engine: engine, EngineVersion: version, Repetition: rep,
+				Status: results.StatusOK, StartTime: fmt.Sprintf("2026-02-01T10:%02d:%02dZ", n/60%60, n%60),
+				Mode: "time", TargetSeconds: 2, MillisecondsTaken: 2000, StateChanges: int64(center * f * 2), Rollouts: int64(center * f / 5),
+				Seed: uint64(100 + rep), Host: "host-m1", Machine: Machine1, CPUModel: "Test CPU @ 3.00GHz", Governor: "performance",
+				GoVersion: "go1.26.0", Kernel: "6.1.0-test", GOMAXPROCS: 1,
+				Workload: workload, WorkloadBudget: budget, Transform: transform, TransformSeed: tseed,
+			})
+		}
+	}
+	games := []string{BuiltinTicTacToe, BuiltinConnectFour, BuiltinRace}
+	prover := []float64{10000, 2000, 5000}
+	propnet := []float64{50000, 12000, 30000}
+	near := []float64{1, 1.02, 0.99}
+	for i, g := range games {
+		add("prover", "1-aaa", g, "", "", "", 0, prover[i])
+		add("propnet", "2-bbb", g, "", "", "", 0, propnet[i])
+		add("prover", "1-aaa", g, "", "", "shuffle", 1, prover[i]*0.5*near[i])
+		add("propnet", "2-bbb", g, "", "", "shuffle", 1, propnet[i]*near[i])
+		add("prover", "1-aaa", g, "", "", "optimise", 1, prover[i]*1.3*near[i])
+		add("propnet", "2-bbb", g, "", "", "optimise", 1, propnet[i]*near[(i+1)%3])
+		add("prover", "1-aaa", g, "uct", UCTBudget, "", 0, prover[i]/2)
+		add("propnet", "2-bbb", g, "uct", UCTBudget, "", 0, prover[i]/2*3*near[i])
+		add("prover", "1-aaa", g, "pns", PNSBudget, "", 0, prover[i]/4)
+		add("propnet", "2-bbb", g, "pns", PNSBudget, "", 0, prover[i]/4*2*near[i])
+	}
+	return rows
+}
