@@ -307,9 +307,28 @@ const (
 	rtPerMove
 )
 
+// run generates the design's package in phases: the names and roles are
+// interned, the relations declared, the facts loaded with the size
+// estimates, the units compiled, and the program written.
 func (gen *generator) run(version, rulesSHA string) (*generated, error) {
+	gen.internNames()
+	if err := gen.declareRelations(); err != nil {
+		return nil, err
+	}
+	gen.loadFacts()
+	gen.sizes = measureSizes(gen.g)
+	if err := gen.compileUnits(); err != nil {
+		return nil, err
+	}
+	gen.code.WriteString(gen.auxCode.String())
+	gen.emitCalls("initAux", gen.auxFns)
+	return gen.emitProgram(version, rulesSHA)
+}
+
+// internNames numbers every name of the rules and the roles (constants
+// first, in the order they are met) and interns the roles' terms.
+func (gen *generator) internNames() {
 	g := gen.g
-	a := g.Analysis
 	for _, r := range g.Rules {
 		gen.collectNames(r.Head)
 		for _, l := range r.Body {
@@ -326,7 +345,15 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 	for _, role := range g.Roles {
 		gen.roles = append(gen.roles, gen.termID(role))
 	}
-	// Relations, by SCC (dependencies first).
+}
+
+// declareRelations makes a relation for every relation of the game, by
+// SCC (dependencies first), with its scope (static, per state, per joint
+// move), and the question relations the game lacks as empty static ones;
+// it refuses a relation of over 64 arguments and a question relation of
+// the wrong arity.
+func (gen *generator) declareRelations() error {
+	a := gen.g.Analysis
 	for _, name := range a.Order {
 		r := a.Relations[name]
 		sc := rtStatic
@@ -345,7 +372,7 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 			continue
 		}
 		if r.Arity > 64 {
-			return nil, engines.Errorf(engines.UnsupportedErr, "the relation %s has %d arguments; the compiled prover takes at most 64", name.Name(), r.Arity)
+			return engines.Errorf(engines.UnsupportedErr, "the relation %s has %d arguments; the compiled prover takes at most 64", name.Name(), r.Arity)
 		}
 		gen.rels[name] = gen.newRel(r.Arity, sc, name)
 	}
@@ -363,12 +390,20 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 			gen.rels[k.s] = r
 		}
 		if r.width != k.w {
-			return nil, engines.Errorf(engines.UnsupportedErr, "%s has %d arguments, not %d", k.s.Name(), r.width, k.w)
+			return engines.Errorf(engines.UnsupportedErr, "%s has %d arguments, not %d", k.s.Name(), r.width, k.w)
 		}
 	}
 	gen.rels[gdl.SymLegal].index([]int{0})
 	gen.rels[gdl.SymGoal].index([]int{0})
-	// Facts: the data of their relations, and the estimates.
+	return nil
+}
+
+// loadFacts writes the ground facts of the rules as the data of their
+// relations and gathers the estimates they give: distinct values per
+// column, the init facts per functor (for the true$f relations), and the
+// exact size of a relation defined by facts only.
+func (gen *generator) loadFacts() {
+	g := gen.g
 	for _, r := range g.Rules {
 		if len(r.Body) > 0 {
 			continue
@@ -404,7 +439,7 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 		if rel.sym == gdl.NoSymbol || rel == gen.does {
 			continue
 		}
-		ar := a.Relations[rel.sym]
+		ar := g.Analysis.Relations[rel.sym]
 		onlyFacts := true
 		if ar != nil {
 			for _, r := range ar.Rules {
@@ -417,8 +452,15 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 			rel.est = float64(rel.facts)
 		}
 	}
-	gen.sizes = measureSizes(g)
-	// Units: strongly connected components, dependencies first.
+}
+
+// compileUnits compiles the rules of each strongly connected component
+// (dependencies first) as a unit, within the budgets of rule bodies and
+// source bytes, and adds an empty static unit for each question relation
+// that no rule defines.
+func (gen *generator) compileUnits() error {
+	g := gen.g
+	a := g.Analysis
 	for _, comp := range a.Components() {
 		u := &gunit{id: len(gen.units)}
 		var rules []*gdl.Rule
@@ -442,13 +484,13 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 		}
 		gen.units = append(gen.units, u)
 		if err := gen.compileUnit(u, rules); err != nil {
-			return nil, err
+			return err
 		}
 		if gen.plans > maxPlans {
-			return nil, engines.Errorf(engines.ResourceLimit, "the game compiles to more than %d rule bodies (%d rules)", maxPlans, len(g.Rules))
+			return engines.Errorf(engines.ResourceLimit, "the game compiles to more than %d rule bodies (%d rules)", maxPlans, len(g.Rules))
 		}
 		if gen.code.Len() > gen.maxSource {
-			return nil, engines.Errorf(engines.ResourceLimit, "the game's generated source is over %d bytes (%d rules)", gen.maxSource, len(g.Rules))
+			return engines.Errorf(engines.ResourceLimit, "the game's generated source is over %d bytes (%d rules)", gen.maxSource, len(g.Rules))
 		}
 	}
 	for _, name := range []gdl.Symbol{gdl.SymInit, gdl.SymTerminal, gdl.SymLegal, gdl.SymNext, gdl.SymGoal} {
@@ -459,9 +501,7 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 			fmt.Fprintf(&gen.code, "func u%d() {}\n\n", u.id)
 		}
 	}
-	gen.code.WriteString(gen.auxCode.String())
-	gen.emitCalls("initAux", gen.auxFns)
-	return gen.emitProgram(version, rulesSHA)
+	return nil
 }
 
 // closure lists the non-static units that root depends on, in order.
