@@ -134,7 +134,7 @@ func NewCmdAB(streams *IO, runF func(*ABOptions) error) *cobra.Command {
 				opts.Threshold = 1 // counts repeat to a fraction of a percent
 			}
 			if err := opts.validate(); err != nil {
-				return withCode(ExitUsage, err)
+				return usage(err)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -281,11 +281,11 @@ func runAB(opts *ABOptions) error {
 		IncludeBlacklisted: opts.Blacklisted, Warn: warn,
 	})
 	if err != nil {
-		return withCode(ExitUsage, err)
+		return usage(err)
 	}
 	printSkipped(errw, skipped, opts.Blacklist)
 	if len(games) == 0 {
-		return withCode(ExitUsage, errors.New("no games selected"))
+		return usage(errors.New("no games selected"))
 	}
 	r := &abRunner{opts: opts, old: old, new: new, ctx: ctx, fp: harness.ReadFingerprint(),
 		measure: harness.Measurement{GdlperfVersion: BuildVersion(), ContendedBelow: opts.Contended}, progress: errw}
@@ -293,7 +293,7 @@ func runAB(opts *ABOptions) error {
 	r.metric = opts.Metric
 	if r.metric == abMetricInstructions {
 		if !r.fixed {
-			return withCode(ExitUsage, fmt.Errorf("--metric instructions counts fixed work: %s does not take --rollouts", map[bool]string{true: new.Label, false: old.Label}[old.Engine.FixedWork]))
+			return usage(fmt.Errorf("--metric instructions counts fixed work: %s does not take --rollouts", map[bool]string{true: new.Label, false: old.Label}[old.Engine.FixedWork]))
 		}
 		mc, err := MeasureOptions{Measure: results.MeasureInstructions, Counter: opts.Counter}.resolve(ctx, opts.Rollouts, errw)
 		if err != nil {
@@ -310,14 +310,14 @@ func runAB(opts *ABOptions) error {
 	if opts.Verdicts != "" {
 		v, err := results.RunVerdicts(opts.Verdicts)
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		r.verdict = v
 	}
 	if opts.Save != "" {
 		w, err := results.OpenWriter(opts.Save)
 		if err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 		defer w.Close()
 		for _, msg := range w.Warnings() {
@@ -338,10 +338,10 @@ func runAB(opts *ABOptions) error {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
-			return withCode(ExitFailure, err)
+			return err
 		}
 	} else if err := writeABText(opts.IO.Out, res); err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	return abExit(res)
 }
@@ -357,7 +357,7 @@ func resolveABSides(ctx context.Context, opts *ABOptions) (abSide, abSide, error
 		if s, err := parseEngineSpec(spec); err == nil && s.Rev != "" && commits[s.Rev] == "" {
 			t, c, err := revCommit(ctx, s.Rev)
 			if err != nil {
-				return abSide{}, abSide{}, withCode(ExitFailure, err)
+				return abSide{}, abSide{}, err
 			}
 			top, commits[s.Rev] = t, c
 		}
@@ -366,37 +366,37 @@ func resolveABSides(ctx context.Context, opts *ABOptions) (abSide, abSide, error
 	side := func(spec string) (abSide, error) {
 		s, err := parseEngineSpec(spec)
 		if err != nil {
-			return abSide{}, withCode(ExitUsage, err)
+			return abSide{}, usage(err)
 		}
 		if s.Rev != "" {
 			b := builds[commits[s.Rev]]
 			if b == nil {
 				if b, err = buildCommit(ctx, top, s.Rev, commits[s.Rev], opts.BuildCache, opts.IO.Err); err != nil {
-					return abSide{}, withCode(ExitFailure, err)
+					return abSide{}, err
 				}
 				builds[b.Commit] = b
 			}
 			e, err := revEngine(ctx, b, s.Name)
 			if err != nil {
-				return abSide{}, withCode(ExitFailure, err)
+				return abSide{}, err
 			}
 			return abSide{Spec: spec, Engine: e, Label: fmt.Sprintf("%s (commit %s, %s)", spec, b.Commit[:12], e.ID())}, nil
 		}
 		if cat == nil {
 			if cat, err = loadEngineCatalog(opts.Manifest); err != nil {
-				return abSide{}, withCode(ExitUsage, err)
+				return abSide{}, usage(err)
 			}
 		}
 		es, err := cat.named(s)
 		if err != nil {
-			return abSide{}, withCode(ExitUsage, err)
+			return abSide{}, usage(err)
 		}
 		if len(es) > 1 {
 			var ids []string
 			for _, e := range es {
 				ids = append(ids, e.ID())
 			}
-			return abSide{}, withCode(ExitUsage, fmt.Errorf("engine %s has %d versions (%s): name one as %s@VERSION", s.Name, len(es), strings.Join(ids, ", "), s.Name))
+			return abSide{}, usage(fmt.Errorf("engine %s has %d versions (%s): name one as %s@VERSION", s.Name, len(es), strings.Join(ids, ", "), s.Name))
 		}
 		label := spec
 		if id := es[0].ID(); id != spec {
@@ -448,7 +448,7 @@ func (r *abRunner) compat() error {
 			return withCode(ExitInterrupted, errors.New("interrupted"))
 		}
 		if !res.OK {
-			return withCode(ExitFailure, fmt.Errorf("refusing %s: %s (--skip-compat-check skips the check)", s.Label, res.Reason))
+			return fmt.Errorf("refusing %s: %s (--skip-compat-check skips the check)", s.Label, res.Reason)
 		}
 	}
 	return nil
@@ -511,10 +511,10 @@ func (r *abRunner) runOnce(g *abGame, e *harness.Engine, rep int, o harness.Opti
 		if errors.Is(err, harness.ErrInterrupted) {
 			return nil, withCode(ExitInterrupted, errors.New("interrupted"))
 		}
-		return nil, withCode(ExitFailure, err)
+		return nil, err
 	}
 	if len(col.rows) != 1 {
-		return nil, withCode(ExitFailure, fmt.Errorf("run %s of %s on %s wrote %d rows", run.Key, e.ID(), g.Game.Key, len(col.rows)))
+		return nil, fmt.Errorf("run %s of %s on %s wrote %d rows", run.Key, e.ID(), g.Game.Key, len(col.rows))
 	}
 	return col.rows[0], nil
 }
@@ -746,7 +746,7 @@ func (r *abRunner) run(games []*harness.Game) (*abResult, error) {
 			}
 			l, err := g.Test.Next()
 			if err != nil {
-				return nil, withCode(ExitFailure, err)
+				return nil, err
 			}
 			fmt.Fprintf(r.progress, "%s: look %d, %d pairs, ratio %s %s, p %.2g (level %.2g): %s\n", protocol.SafeText(g.Game.Key),
 				l.Look, l.Pairs, report.FormatRatio(l.Ratio), report.FormatInterval(l.Lo, l.Hi), l.P, l.Level, l.Verdict)

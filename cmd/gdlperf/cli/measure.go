@@ -80,22 +80,22 @@ func (o MeasureOptions) resolveWith(ctx context.Context, rollouts int, w io.Writ
 	switch o.Measure {
 	case "", results.DefaultMeasure:
 		if counter != "auto" {
-			return m, withCode(ExitUsage, fmt.Errorf("--counter %s needs --measure instructions", counter))
+			return m, usage(fmt.Errorf("--counter %s needs --measure instructions", counter))
 		}
 		return m, nil
 	case results.MeasureInstructions:
 	default:
-		return m, withCode(ExitUsage, fmt.Errorf("unknown --measure %q; the measures are %s", o.Measure, strings.Join(Measures, ", ")))
+		return m, usage(fmt.Errorf("unknown --measure %q; the measures are %s", o.Measure, strings.Join(Measures, ", ")))
 	}
 	if !slices.Contains([]string{"auto", harness.CounterPerf, harness.CounterValgrind}, counter) {
-		return m, withCode(ExitUsage, fmt.Errorf("unknown --counter %q; the counters are auto, %s and %s", counter, harness.CounterPerf, harness.CounterValgrind))
+		return m, usage(fmt.Errorf("unknown --counter %q; the counters are auto, %s and %s", counter, harness.CounterPerf, harness.CounterValgrind))
 	}
 	if rollouts < 0 {
-		return m, withCode(ExitUsage, errors.New("--rollouts must not be negative"))
+		return m, usage(errors.New("--rollouts must not be negative"))
 	}
 	c, err := detect(ctx, counter)
 	if err != nil {
-		return m, withCode(ExitFailure, err)
+		return m, err
 	}
 	m.Dims, m.Counter = results.MeasureInstructions, &c
 	if m.Rollouts == 0 {

@@ -54,9 +54,7 @@ func TestMeasureFlags(t *testing.T) {
 			if tt.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.wantErr)
-				var ee *exitError
-				require.ErrorAs(t, err, &ee)
-				assert.Equal(t, tt.wantCode, ee.code)
+				assert.Equal(t, tt.wantCode, exitCode(err))
 				return
 			}
 			require.NoError(t, err)

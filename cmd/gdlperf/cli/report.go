@@ -82,18 +82,18 @@ bytes for the same rows. The path of the index is printed on stdout.`,
 func runReport(opts *ReportOptions) error {
 	rows, files, err := loadRowsFrom(opts.Results, opts.IO.Err)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	if len(rows) == 0 {
-		return withCode(ExitFailure, fmt.Errorf("no result rows in %s; gdlperf run writes them", opts.Results))
+		return fmt.Errorf("no result rows in %s; gdlperf run writes them", opts.Results)
 	}
 	checks, err := loadCheckRowsFrom(opts.Results)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	info, err := gameInfos(rows, opts.Cache, opts.Blacklist)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	site, err := report.Render(rows,
 		report.WithBaseline(opts.Baseline),
@@ -102,13 +102,13 @@ func runReport(opts *ReportOptions) error {
 		report.WithVerdicts(checks),
 		report.WithGameInfo(func(game string) (report.GameInfo, bool) { gi, ok := info[game]; return gi, ok }))
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	for _, w := range site.Warnings {
 		fmt.Fprintln(opts.IO.Err, "warning:", w)
 	}
 	if err := site.Write(opts.Out); err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	fmt.Fprintf(opts.IO.Err, "wrote %d pages (%.1f MB) from %d rows and %d correctness rows to %s\n", len(site.Pages), float64(site.Bytes())/1e6, len(rows), len(checks), opts.Out)
 	fmt.Fprintln(opts.IO.Out, filepath.Join(opts.Out, "index.html"))

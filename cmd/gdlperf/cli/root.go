@@ -43,6 +43,9 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// withCode gives err an exit status other than the one it has: a plain
+// error is ExitFailure and usage(err) ExitUsage already, so withCode is for
+// ExitInterrupted, ExitRegression and the other verdicts of compare and ab.
 func withCode(code int, err error) error { return &exitError{code: code, err: err} }
 
 // usageError is a bad command line (ExitUsage): cobra's own errors of

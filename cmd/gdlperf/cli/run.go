@@ -125,7 +125,7 @@ the point, use --jobs for correctness sweeps and rough rankings.
 			if opts.Shard == "" {
 				shard, ok, err := shardFromEnv(os.Getenv)
 				if err != nil {
-					return withCode(ExitUsage, err)
+					return usage(err)
 				}
 				if ok {
 					opts.Shard = shard
@@ -275,10 +275,10 @@ type campaignPlan struct {
 // which blacklisted games it leaves out) and plans the runs.
 func planRun(opts *RunOptions) (*campaignPlan, error) {
 	if opts.Seconds < 0 || opts.Rollouts < 0 || opts.Reps < 1 {
-		return nil, withCode(ExitUsage, errors.New("--seconds and --rollouts must not be negative, --reps at least 1"))
+		return nil, usage(errors.New("--seconds and --rollouts must not be negative, --reps at least 1"))
 	}
 	if opts.Jobs < 0 || opts.RerunContended < 0 || opts.ContendedBelow < 0 || opts.ContendedBelow > 1 {
-		return nil, withCode(ExitUsage, errors.New("--jobs and --rerun-contended must not be negative, --contended-below is a share from 0 to 1"))
+		return nil, usage(errors.New("--jobs and --rerun-contended must not be negative, --contended-below is a share from 0 to 1"))
 	}
 	mc, err := opts.Measure.resolve(context.Background(), opts.Rollouts, opts.IO.Err)
 	if err != nil {
@@ -296,13 +296,13 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 	if opts.Shard != "" {
 		s, err := harness.ParseShard(opts.Shard)
 		if err != nil {
-			return nil, withCode(ExitUsage, err)
+			return nil, usage(err)
 		}
 		p.Options.Shard = s
 	}
 	p.Engines, err = selectEngineVersions(opts.Engines, opts.Manifest)
 	if err != nil {
-		return nil, withCode(ExitUsage, err)
+		return nil, usage(err)
 	}
 	warn := func(w string) { fmt.Fprintln(opts.IO.Err, "warning:", w) }
 	if opts.Rollouts > 0 {
@@ -317,11 +317,11 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 		IncludeBlacklisted: opts.Blacklisted, Warn: warn,
 	})
 	if err != nil {
-		return nil, withCode(ExitUsage, err)
+		return nil, usage(err)
 	}
 	printSkipped(opts.IO.Err, skipped, opts.Blacklist)
 	if len(games) == 0 {
-		return nil, withCode(ExitUsage, errors.New("no games selected"))
+		return nil, usage(errors.New("no games selected"))
 	}
 	p.Games = games
 	p.Runs = harness.WithMeasure(harness.Plan(games, p.Engines, p.Options), p.Options, mc.Dims)
@@ -358,16 +358,16 @@ func jobCPUs(opts *RunOptions, machineMiB int64) ([]int, error) {
 	if opts.CPUs != "" {
 		l, err := harness.ParseCPUList(opts.CPUs)
 		if err != nil {
-			return nil, withCode(ExitUsage, fmt.Errorf("--cpus: %w", err))
+			return nil, usage(fmt.Errorf("--cpus: %w", err))
 		}
 		list = l
 	}
 	cpus, err := harness.JobCPUs(opts.Jobs, list)
 	if err != nil {
-		return nil, withCode(ExitUsage, err)
+		return nil, usage(err)
 	}
 	if total := int64(len(cpus)) * opts.MemoryLimit; opts.MemoryLimit > 0 && machineMiB > 0 && total > machineMiB {
-		return nil, withCode(ExitUsage, fmt.Errorf("--jobs %d with --memory-limit %d MiB each needs %d MiB, but the machine has %d MiB: lower one of them", len(cpus), opts.MemoryLimit, total, machineMiB))
+		return nil, usage(fmt.Errorf("--jobs %d with --memory-limit %d MiB each needs %d MiB, but the machine has %d MiB: lower one of them", len(cpus), opts.MemoryLimit, total, machineMiB))
 	}
 	return cpus, nil
 }
@@ -394,7 +394,7 @@ func runRun(opts *RunOptions) error {
 		if st, err := os.Stat(opts.ResultsDir); err == nil && st.IsDir() {
 			rows, _, err := results.LoadDir(opts.ResultsDir, results.WithWarnings(warn))
 			if err != nil {
-				return withCode(ExitFailure, err)
+				return err
 			}
 			done, _ = doneRuns(rows, opts)
 		}
@@ -402,13 +402,13 @@ func runRun(opts *RunOptions) error {
 	}
 
 	if err := os.MkdirAll(opts.ResultsDir, 0o755); err != nil {
-		return withCode(ExitFailure, fmt.Errorf("results folder: %w", err))
+		return fmt.Errorf("results folder: %w", err)
 	}
 	// One campaign per results folder, or shards of one plan: two would
 	// run the same runs.
 	lock, err := lockCampaign(opts.ResultsDir, o.Shard)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	defer lock.Close()
 	fp := harness.ReadFingerprint()
@@ -416,19 +416,19 @@ func runRun(opts *RunOptions) error {
 	// this file between the reading and the first run.
 	w, err := results.OpenWriter(resultsFile(opts.ResultsDir, fp.Host, o.Shard))
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	defer w.Close()
 	guard, err := fileGuard(w.Path())
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	for _, msg := range w.Warnings() {
 		warn(msg)
 	}
 	rows, _, err := results.LoadDir(opts.ResultsDir, results.WithWarnings(warn))
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	cpus, err := jobCPUs(opts, fp.MemoryMiB)
 	if err != nil {
@@ -464,7 +464,7 @@ func runRun(opts *RunOptions) error {
 	rows = nil
 	v, err := results.RunVerdicts(opts.ResultsDir)
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	c.Verdict = v
 	sum, err := c.Execute(ctx)
@@ -489,15 +489,15 @@ func runRun(opts *RunOptions) error {
 		return withCode(ExitInterrupted, fmt.Errorf("interrupted; the finished runs are saved in %s (the interrupted run was not recorded): run the same command again to resume", opts.ResultsDir))
 	}
 	if err != nil {
-		return withCode(ExitFailure, err)
+		return err
 	}
 	if len(sum.RefusedEngines) > 0 {
-		return withCode(ExitFailure, fmt.Errorf("%s; fix the engine and run the same command again, or leave it out of --engines", strings.Join(sum.RefusedEngines, "; ")))
+		return fmt.Errorf("%s; fix the engine and run the same command again, or leave it out of --engines", strings.Join(sum.RefusedEngines, "; "))
 	}
 	if sum.Failed > 0 {
 		how := "--retry-failed runs them again; --fail-on-error makes this exit 1"
 		if opts.FailOnError {
-			return withCode(ExitFailure, fmt.Errorf("%d of %d runs failed (--fail-on-error); their rows in %s say why; --retry-failed runs them again", sum.Failed, sum.Ran, opts.ResultsDir))
+			return fmt.Errorf("%d of %d runs failed (--fail-on-error); their rows in %s say why; --retry-failed runs them again", sum.Failed, sum.Ran, opts.ResultsDir)
 		}
 		fmt.Fprintf(opts.IO.Err, "%d of %d runs failed; their rows in %s say why (%s)\n", sum.Failed, sum.Ran, opts.ResultsDir, how)
 	}
@@ -590,7 +590,7 @@ func workloadDims(names []string, b workload.Budget) ([]harness.Dims, error) {
 			}
 			out = append(out, harness.Dims{Workload: n, Budget: budget.String(n)})
 		default:
-			return nil, withCode(ExitUsage, fmt.Errorf("no workload %q; the workloads are %s", n, strings.Join(workload.Names, ", ")))
+			return nil, usage(fmt.Errorf("no workload %q; the workloads are %s", n, strings.Join(workload.Names, ", ")))
 		}
 	}
 	return out, nil
@@ -621,7 +621,7 @@ func transformDims(dims []harness.Dims, names []string, seedFlags []uint) ([]har
 		}
 		chain, err := transform.ParseNames(strings.ReplaceAll(n, "+", ","))
 		if err != nil {
-			return nil, withCode(ExitUsage, fmt.Errorf("--transforms: %w", err))
+			return nil, usage(fmt.Errorf("--transforms: %w", err))
 		}
 		variants := []uint64{0}
 		if seededChain(chain) {

@@ -55,7 +55,7 @@ The transforms:
 			if !opts.List {
 				names, err := transform.ParseNames(args[0])
 				if err != nil {
-					return withCode(ExitUsage, err)
+					return usage(err)
 				}
 				opts.Names, opts.Game = names, args[1]
 			}
