@@ -139,7 +139,7 @@ func (c *Checker) Check(ctx context.Context, e *Engine, g *Game) []results.Check
 // rollouts from 1 (a new seed each round) until the budget is spent or a
 // mismatch is found.
 func (c *Checker) trace(ctx context.Context, e *Engine, g *Game, gameFile string, row *results.CheckRow) {
-	game, err := gdl.Load(g.Name, g.Rules)
+	game, err := gdl.Load(g.File, g.Rules)
 	if err != nil {
 		row.Verdict, row.Detail = results.VerdictError, oneLine("the game is invalid: "+err.Error(), 500)
 		return
@@ -388,7 +388,7 @@ const transformRollouts = 4
 // difference is a mismatch naming the rewrite, with the commands that
 // reproduce it.
 func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile string, row *results.CheckRow) {
-	game, err := gdl.Load(g.Name, g.Rules)
+	game, err := gdl.Load(g.File, g.Rules)
 	if err != nil {
 		row.Verdict, row.Detail = results.VerdictError, oneLine("the game is invalid: "+err.Error(), 500)
 		return
@@ -426,7 +426,7 @@ func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile s
 	for _, tc := range TransformChecks {
 		reproduce := fmt.Sprintf("gdlperf transform %s --seed %d %s -o x.kif && gdlperf check --engines %s --games %s --methods %s --seed %d --rollouts %d",
 			tc.Name, tc.Seed, ShellQuote(g.Key), e.Name, ShellQuote(g.Key), MethodTransforms, c.Seed, n)
-		res, err := transform.Run([]string{tc.Name}, tc.Seed, g.Name, g.Rules)
+		res, err := transform.Run([]string{tc.Name}, tc.Seed, g.File, g.Rules)
 		if err != nil {
 			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, oneLine(fmt.Sprintf("transform %s: %v", tc, err), 2000), reproduce
 			return

@@ -27,12 +27,12 @@ func TestCheckHangingTraceIsAnError(t *testing.T) {
 	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755))
 	ref, ok := engines.Lookup("prover")
 	require.True(t, ok)
-	tic, ok := gamerepo.Builtin("tictactoe")
-	require.True(t, ok)
+	tic, err := BuiltinGame("tictactoe")
+	require.NoError(t, err)
 	c := &Checker{Reference: ref, Budget: 200 * time.Millisecond, Setup: time.Second, Seed: 1, Methods: []string{MethodTrace}, WorkDir: dir}
 	e := &Engine{Name: "hangs", Version: "1", TraceCommand: []string{script}}
 	start := time.Now()
-	rows := c.Check(context.Background(), e, &Game{Key: tic.Key, Name: tic.File, Rules: tic.Rules})
+	rows := c.Check(context.Background(), e, tic)
 	assert.Less(t, time.Since(start), 10*time.Second)
 	require.Len(t, rows, 1)
 	assert.Equal(t, results.VerdictError, rows[0].Verdict)

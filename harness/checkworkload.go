@@ -36,7 +36,7 @@ var DefaultCheckWorkloads = []Dims{
 // workloads it does not declare are named in the detail; none at all is
 // unchecked.
 func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile string, row *results.CheckRow) {
-	game, err := gdl.Load(g.Name, g.Rules)
+	game, err := gdl.Load(g.File, g.Rules)
 	if err != nil {
 		row.Verdict, row.Detail = results.VerdictError, oneLine("the game is invalid: "+err.Error(), 500)
 		return

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gdlperf/gdlperf/gamerepo"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -31,8 +30,8 @@ type CompatResult struct {
 // run's status is ok and it counted at least one state change.
 func CheckCompat(ctx context.Context, e *Engine, o ChildOptions) CompatResult {
 	res := CompatResult{Engine: e}
-	g, ok := gamerepo.Builtin(CompatGame)
-	if !ok {
+	g, err := BuiltinGame(CompatGame)
+	if err != nil {
 		res.Reason = "the built-in game " + CompatGame + " is missing"
 		return res
 	}

@@ -26,13 +26,6 @@ import (
 	"github.com/gdlperf/gdlperf/results"
 )
 
-// Game is a game to run: its key (REPO/key/hash) and rules.
-type Game struct {
-	Key   string
-	Name  string // file name for messages
-	Rules []byte
-}
-
 // Run is one planned engine process run.
 type Run struct {
 	Key        string // stable run key

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gdlperf/gdlperf/gamerepo"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -17,16 +16,15 @@ import (
 // them as its game file) under the original game's key; a transform that
 // fails is an error row of that run, and the engine is not run.
 func TestCampaignTransforms(t *testing.T) {
-	ttt, ok := gamerepo.Builtin("tictactoe")
-	require.True(t, ok)
-	game := &Game{Key: ttt.Key, Name: "tictactoe.kif", Rules: ttt.Rules}
-	bad := &Game{Key: "LOCAL/bad/hash", Name: "bad.kif", Rules: []byte("(role r)\n")}
+	game, err := BuiltinGame("tictactoe")
+	require.NoError(t, err)
+	bad := &Game{Key: "LOCAL/bad/hash", File: "bad.kif", Rules: []byte("(role r)\n")}
 	seen := t.TempDir()
 	e := scriptEngine(t, "copier", `cp "$GAME_FILE" `+seen+`/"$(basename "$(dirname "$GAME_FILE")")".kif; `+fastBody)
 	o := Options{Seconds: 1, Seed: 1, Dims: []Dims{{}, {Transform: "rename", TransformSeed: 3}}}
 	c, w, _ := campaign(t, []*Game{game, bad}, []*Engine{e}, o)
 	c.SkipCompat = true
-	_, err := c.Execute(context.Background())
+	_, err = c.Execute(context.Background())
 	require.NoError(t, err)
 	require.Len(t, w.rows, 4)
 	var files [][]byte
@@ -48,7 +46,7 @@ func TestCampaignTransforms(t *testing.T) {
 	}
 	var original, renamed int
 	for _, b := range files {
-		if string(b) == string(ttt.Rules) {
+		if string(b) == string(game.Rules) {
 			original++
 		} else if string(b) != string(bad.Rules) {
 			renamed++

@@ -53,10 +53,7 @@ func resolveGames(s GameSelection) (games []*harness.Game, skipped []gamerepo.Bl
 			skipped = append(skipped, gamerepo.BlacklistEntry{Key: g.Key, Reason: reason})
 		}
 	}
-	for _, g := range kept {
-		games = append(games, &harness.Game{Key: g.Key, Name: g.File, Rules: g.Rules})
-	}
-	return games, skipped, nil
+	return harness.NewGames(kept), skipped, nil
 }
 
 // loadBlacklist reads the blacklist at path, which must exist, or, for "",
