@@ -27,6 +27,7 @@ type builder struct {
 	versions  []Version        // the versions that ran or were checked, in order
 	order     map[Version]int  // their order
 	refs      map[Version]bool // the reference engines of the correctness checks
+	families  map[*Group]*transformFamily
 }
 
 // versionPair is a pair page: A measured against B.
@@ -81,6 +82,7 @@ func newBuilder(c *Analysis, o options) *builder {
 		b.rank(m)
 	}
 	b.games = sortedKeys(games)
+	b.families = transformFamilies(c.Groups)
 	for p := range pairs {
 		b.pairs = append(b.pairs, p)
 	}
@@ -200,6 +202,7 @@ func gameLinks(games []string) []link {
 // machineView describes a machine and setup at the top of its section.
 type machineView struct {
 	ID, Anchor, Setup                       string
+	Measures                                string // what the rate counts, for a search workload
 	Hosts, CPU, Governor, Kernel, GoVersion string
 	Dates                                   string
 	Runs, Failed, Contended, Engines, Games int
@@ -220,7 +223,7 @@ func viewMachine(m *Group) machineView {
 		}
 	}
 	return machineView{
-		ID: machineName(m.Machine), Anchor: machineAnchor(m), Setup: m.Setup.String(),
+		ID: machineName(m.Machine), Anchor: machineAnchor(m), Setup: m.Setup.String(), Measures: workloadMeasures(m.Setup),
 		Hosts: j(m.Hosts), CPU: j(m.CPUModels), Governor: j(m.Governors), Kernel: j(m.Kernels), GoVersion: j(m.GoVersions),
 		Dates: dates, Runs: m.Runs, Failed: m.Failed, Contended: m.Contended, Engines: len(m.Versions), Games: len(m.Games),
 	}

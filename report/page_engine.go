@@ -17,6 +17,7 @@ type engineView struct {
 	Versions      []link // the engine's other versions
 	Pairs         []pairLink
 	Correctness   correctnessView
+	Workloads     []workloadLink // the first section of each workload, when there are several
 }
 
 type engineMachine struct {
@@ -32,7 +33,8 @@ type engineMachine struct {
 	RateCaption    string
 	Games          []engineGameRow
 	Errors         []errorRow
-	WrongGames     []link // games left out of the rate chart
+	WrongGames     []link           // games left out of the rate chart
+	Sensitivity    *sensitivityView // the rate under each transform of this setup, against the untransformed rules
 }
 
 type engineGameRow struct {
@@ -77,8 +79,12 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 			v.Pairs = append(v.Pairs, pairLink{A: versionLink(p.A), B: versionLink(p.B), Href: pairHref(p)})
 		}
 	}
+	v.Workloads = workloadNav(b.c.GroupsOf(ver))
 	for _, m := range b.c.GroupsOf(ver) {
 		em := engineMachine{Facts: viewMachine(m), Checked: b.checked}
+		if f := b.families[m]; f != nil {
+			em.Sensitivity = b.sensitivity(f, ver)
+		}
 		bl, hasBase := b.baselines[m]
 		em.HasBase, em.IsBase = hasBase, hasBase && bl == ver
 		var pair *Pair

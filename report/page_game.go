@@ -22,6 +22,7 @@ type gameView struct {
 	Blacklisted         string
 	Machines            []gameMachine
 	Correctness         gameCorrectnessView
+	Workloads           []workloadLink
 }
 
 type gameMachine struct {
@@ -34,6 +35,9 @@ type gameMachine struct {
 	Caption string
 	Runs    []runRow
 	Errors  int
+	// Transforms holds the engines' rates on this game under each
+	// transform of the setup, side by side (on the untransformed section).
+	Transforms *gameTransformsView
 }
 
 type gameEngineRow struct {
@@ -81,11 +85,18 @@ func (b *builder) gamePage(game string) (Page, error) {
 			v.RulesFile, v.Findings, v.Blacklisted = info.RulesFile, info.Findings, info.Blacklisted
 		}
 	}
+	var groups []*Group
 	for _, m := range b.c.Groups {
-		if _, ok := slices.BinarySearch(m.Games, game); !ok {
-			continue
+		if _, ok := slices.BinarySearch(m.Games, game); ok {
+			groups = append(groups, m)
 		}
+	}
+	v.Workloads = workloadNav(groups)
+	for _, m := range groups {
 		gm := gameMachine{Facts: viewMachine(m), Checked: b.checked, Needed: RunsNeeded(thresholds.CompareAlpha, 1)}
+		if f := b.families[m]; f != nil {
+			gm.Transforms = b.gameTransforms(f, game)
+		}
 		cells := measuredCells(m, game)
 		best := 0.0
 		if len(cells) > 0 {

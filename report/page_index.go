@@ -32,6 +32,10 @@ type indexView struct {
 	CheckRows   bool // verdicts were given
 	Correctness []indexCorrectnessRow
 	Styles      []verdictStyle
+
+	Workloads    []workloadLink
+	MachineCount int               // distinct machine fingerprints
+	Robustness   []indexRobustness // one per machine and setup with transformed runs
 }
 
 type indexMachine struct {
@@ -96,7 +100,23 @@ func (b *builder) indexPage() (Page, error) {
 	for i, bk := range buckets {
 		v.Buckets = append(v.Buckets, bucketView{"q" + strconv.Itoa(i), bk.text})
 	}
+	v.Workloads = workloadNav(b.c.Groups)
+	seen := map[string]bool{}
 	for _, m := range b.c.Groups {
+		seen[m.Machine] = true
+		if _, ok := b.baselines[m]; ok {
+			for i := range v.Workloads {
+				if v.Workloads[i].Href == "#"+machineAnchor(m) {
+					v.Workloads[i].Href = "#lead-" + machineAnchor(m) // the lead of the workload's first section
+				}
+			}
+		}
+	}
+	v.MachineCount = len(seen)
+	for _, m := range b.c.Groups {
+		if f := b.families[m]; f != nil {
+			v.Robustness = append(v.Robustness, b.robustnessOf(f))
+		}
 		im := indexMachine{Facts: viewMachine(m)}
 		bl, hasBase := b.baselines[m]
 		im.HasBase = hasBase

@@ -5,8 +5,9 @@ import (
 )
 
 type pairView struct {
-	A, B     link
-	Machines []pairMachine
+	A, B      link
+	Machines  []pairMachine
+	Workloads []workloadLink
 }
 
 type pairMachine struct {
@@ -26,10 +27,14 @@ type pairRow struct {
 
 func (b *builder) pairPage(vp versionPair) (Page, error) {
 	v := pairView{A: versionLink(vp.A), B: versionLink(vp.B)}
+	var groups []*Group
 	for _, m := range b.c.Groups {
-		if !m.Has(vp.A) || !m.Has(vp.B) {
-			continue
+		if m.Has(vp.A) && m.Has(vp.B) {
+			groups = append(groups, m)
 		}
+	}
+	v.Workloads = workloadNav(groups)
+	for _, m := range groups {
 		p := ComparePair(m, vp.A, vp.B)
 		pm := pairMachine{Facts: viewMachine(m), Summary: b.viewSummary(p, "")}
 		for _, g := range p.Games {

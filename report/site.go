@@ -29,6 +29,7 @@ var (
 		"mismatchTable": func(head string, rows []mismatchRow) mismatchTable { return mismatchTable{head, rows} },
 		"problemTable":  func(head string, rows []problemRow) problemTable { return problemTable{head, rows} },
 		"name":          prettyName,
+		"rootedSens":    func(root, anchor string, v *sensitivityView) rootedSens { return rootedSens{root, anchor, v} },
 	}).ParseFS(templateFS, "templates/*.tmpl"))
 	styleCSS = func() template.CSS {
 		b, err := templateFS.ReadFile("templates/style.css")
@@ -242,6 +243,11 @@ type rootedList struct {
 type rootedSummary struct {
 	Root string
 	S    summaryView
+}
+
+type rootedSens struct {
+	Root, Anchor string
+	V            *sensitivityView
 }
 
 type rooted struct {

@@ -1,0 +1,206 @@
+package report
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rt "github.com/gdlperf/gdlperf/report/reporttest"
+)
+
+func renderDimensions(t *testing.T, opts ...Option) *Site {
+	t.Helper()
+	s, err := Render(rt.DimensionRows(), opts...)
+	require.NoError(t, err)
+	return s
+}
+
+// Sections come by workload, rollouts first, the untransformed runs before
+// the transformed ones.
+func TestSetupsOrderedByWorkload(t *testing.T) {
+	c := Analyse(rt.DimensionRows())
+	var got []string
+	for _, m := range c.Groups {
+		got = append(got, m.Setup.String())
+	}
+	assert.Equal(t, []string{
+		"2 s",
+		"2 s, transform optimise (seed 1)",
+		"2 s, transform shuffle (seed 1)",
+		"2 s, workload uct (iterations=200)",
+		"2 s, workload pns (nodes=1000 role=first)",
+	}, got)
+}
+
+// Every page reads per workload: a line of links to the first section of
+// each workload, rollouts first, and each workload's figures in sections
+// of their own: the index leads with one ranking per workload (propnet
+// 5.6× the prover in rollouts, 3.0× in uct, 2.0× in pns), the pair page
+// has a table per workload, never one that mixes them.
+func TestPagesReadPerWorkload(t *testing.T) {
+	s := renderDimensions(t)
+	nav := regexp.MustCompile(`<nav class="workloads">Read per workload: (.*)</nav>`)
+	tests := []struct {
+		name, path string
+		wantNav    []string // workloads in order
+		want       []string // in this order on the page
+	}{
+		{"index", "index.html", []string{"rollouts", "uct", "pns"}, []string{
+			`5.646× faster than`, `2 s, workload uct (iterations=200) runs</h2>`, `3.010× faster than`, `2 s, workload pns (nodes=1000 role=first) runs</h2>`, `2.007× faster than`}},
+		{"engine", engineHref(Version{"propnet", "2-bbb"}), []string{"rollouts", "uct", "pns"}, []string{
+			`· 2 s runs</h2>`, `· 2 s, workload uct (iterations=200) runs</h2>`, `<dt>rate</dt><dd>state changes per second of the uct search`, `· 2 s, workload pns (nodes=1000 role=first) runs</h2>`}},
+		{"game", gameHref(rt.BuiltinTicTacToe), []string{"rollouts", "uct", "pns"}, []string{`· 2 s runs</h2>`, `workload uct (iterations=200) runs</h2>`, `workload pns (nodes=1000 role=first) runs</h2>`}},
+		{"pair", pairHref(versionPair{Version{"propnet", "2-bbb"}, prover1}), []string{"rollouts", "uct", "pns"}, []string{
+			`· 2 s runs</h2>`, `5.646×</span> over the same 3 games`, `workload uct (iterations=200) runs</h2>`, `3.010×</span> over the same 3 games`, `workload pns (nodes=1000 role=first) runs</h2>`, `2.007×</span> over the same 3 games`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := string(s.Page(tt.path))
+			require.NotEmpty(t, page)
+			m := nav.FindStringSubmatch(page)
+			require.NotNil(t, m, "the page has a workload selector")
+			var got []string
+			for _, a := range regexp.MustCompile(`<a href="#[^"]+">([^<]+)</a>`).FindAllStringSubmatch(m[1], -1) {
+				got = append(got, a[1])
+			}
+			assert.Equal(t, tt.wantNav, got)
+			for _, a := range regexp.MustCompile(`<a href="#([^"]+)">`).FindAllStringSubmatch(m[1], -1) {
+				assert.Contains(t, page, `id="`+a[1]+`"`, "the selector's link leads to a section")
+			}
+			at := 0
+			for _, w := range tt.want {
+				i := strings.Index(page[at:], w)
+				if !assert.GreaterOrEqual(t, i, 0, "%q after offset %d", w, at) {
+					break
+				}
+				at += i + len(w)
+			}
+		})
+	}
+	// One workload: no selector.
+	assert.NotContains(t, string(renderFixture(t).Page("index.html")), `<nav class="workloads">`)
+}
+
+// The robustness bounds: robust when the interval lies within [0.9, 1.1],
+// not robust when it lies wholly beyond, else the runs cannot tell.
+func TestRobustness(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name   string
+		lo, hi float64
+		want   int
+	}{
+		{"within", 0.95, 1.04, 1},
+		{"on the bounds", 0.9, 1.1, 1},
+		{"slower beyond", 0.4, 0.8, -1},
+		{"faster beyond", 1.2, 1.5, -1},
+		{"across the lower bound", 0.85, 1.0, 0},
+		{"across both", 0.5, 2, 0},
+		{"no interval", nan, nan, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, robustness(&PairSummary{GeoLo: tt.lo, GeoHi: tt.hi}))
+		})
+	}
+}
+
+// The words of robustness agree with the intervals: one transform beyond
+// 10% makes an engine not robust; an interval across a bound, cannot tell.
+func TestRobustVerdictWords(t *testing.T) {
+	pair := func(gm, lo, hi float64, n int) *Pair {
+		return &Pair{Summary: PairSummary{GeoMean: gm, GeoLo: lo, GeoHi: hi, Compared: n}}
+	}
+	nan := math.NaN()
+	tests := []struct {
+		name       string
+		pairs      []*Pair
+		wantWord   string
+		wantClass  string
+		wantDetail string
+	}{
+		{"robust", []*Pair{pair(1.01, 0.97, 1.05, 3), pair(0.99, 0.95, 1.03, 3)}, "robust", "good",
+			"within 10% under every transform: a 1.010× [0.9700, 1.050], b 0.9900× [0.9500, 1.030]"},
+		{"not robust", []*Pair{pair(0.5, 0.45, 0.55, 3), pair(1, 0.8, 1.2, 3)}, "not robust", "bad",
+			"beyond 10% under a 0.5000× [0.4500, 0.5500]; the others: b 1.000× [0.8000, 1.200]"},
+		{"cannot tell", []*Pair{pair(1, 0.97, 1.03, 3), pair(1.05, 0.85, 1.3, 3)}, "cannot tell", "",
+			"the 95% interval is not within 10% and not beyond it under b 1.050× [0.8500, 1.300]; within 10% under a 1.000× [0.9700, 1.030]"},
+		{"one game, no interval", []*Pair{pair(1, nan, nan, 1)}, "cannot tell", "",
+			"the 95% interval is not within 10% and not beyond it under a 1.000× (no interval: 1 game)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rv := robustVerdict(prover1, []string{"a", "b"}[:len(tt.pairs)], tt.pairs)
+			assert.Equal(t, tt.wantWord, rv.Word)
+			assert.Equal(t, tt.wantClass, rv.Class)
+			assert.Equal(t, tt.wantDetail, rv.Detail)
+		})
+	}
+}
+
+// Per engine, the sensitivity to each transform: a table of the ratio to
+// the untransformed rules per game and as the geometric mean with its
+// interval, coloured only where significant, and a chart with a row per
+// transform; the game page holds the transforms side by side; the index
+// says in words which engines are robust.
+func TestTransformSensitivity(t *testing.T) {
+	s := renderDimensions(t)
+	prover := string(s.Page(engineHref(prover1)))
+	propnet := string(s.Page(engineHref(Version{"propnet", "2-bbb"})))
+	index := string(s.Page("index.html"))
+	game := string(s.Page(gameHref(rt.BuiltinTicTacToe)))
+
+	assert.Contains(t, prover, `<h3 id="transforms-machine-m1-fingerprint_2_s-`)
+	assert.Contains(t, prover, `<strong class="bad">is not robust</strong> to how the rules are written (beyond 10% under optimise 1.304× [1.256, 1.354], shuffle 0.5016× [0.4831, 0.5209])`)
+	// the geometric means, coloured: both intervals exclude 1
+	assert.Contains(t, prover, `<td class="n good" title="optimise: geometric mean over 3 games"><strong>1.304×</strong></td><td class="n">[1.256, 1.354]</td><td class="n bad" title="shuffle: geometric mean over 3 games"><strong>0.5016×</strong></td><td class="n">[0.4831, 0.5209]</td>`)
+	// a game: significant, coloured, with the interval that agrees
+	assert.Contains(t, prover, `<td class="n bad" title="BUILTIN/tictactoe/UxIcqg: 0.5000×, 95% interval [0.4926, 0.5075], significantly slower">0.5000×</td>`)
+	assert.Contains(t, prover, `aria-label="rate of prover@1-aaa under each transform relative to the untransformed rules, one dot per game"`)
+	assert.Contains(t, prover, `0.9× and 1.1× (within 10%: robust)`)
+	// the robust engine: geometric means within 10%, not coloured (their intervals hold 1)
+	assert.Contains(t, propnet, `<strong class="good">is robust</strong> to how the rules are written (within 10% under every transform: optimise 1.003× [0.9661, 1.042], shuffle 1.003× [0.9661, 1.042])`)
+	assert.Contains(t, propnet, `<td class="n " title="shuffle: geometric mean over 3 games"><strong>1.003×</strong></td>`)
+	// the sections of the transformed runs carry no sensitivity of their own
+	assert.Equal(t, 1, strings.Count(prover, "Sensitivity to rule transforms"))
+
+	assert.Contains(t, index, `<h2 id="robust-machine-m1-fingerprint_2_s-`)
+	assert.Regexp(t, `propnet@2-bbb</a> <strong class="good">is robust</strong> \(within 10% under every transform`, index)
+	assert.Regexp(t, `prover@1-aaa</a> <strong class="bad">is not robust</strong> \(beyond 10% under optimise`, index)
+	assert.Contains(t, index, `under every transform of the rules (optimise, shuffle)`)
+
+	assert.Contains(t, game, `<h3>Under each rule transform</h3>`)
+	assert.Contains(t, game, `<th class="n">untransformed states/s</th><th class="n">optimise states/s</th><th class="n">ratio</th><th class="n">shuffle states/s</th><th class="n">ratio</th>`)
+	assert.Regexp(t, `prover@1-aaa</a></td><td class="n">10.0k</td><td class="n">13.0k</td><td class="n good" [^>]*>1.300× <span class="note">\[1.281, 1.320\]</span></td><td class="n">5.00k</td><td class="n bad" [^>]*>0.5000× <span class="note">\[0.4926, 0.5075\]</span></td>`, game)
+	// no transforms, no such sections
+	plain := renderFixture(t)
+	assert.NotContains(t, string(plain.Page("index.html")), "Robustness to rule transforms")
+	assert.NotContains(t, string(plain.Page(engineHref(propnet2))), "Sensitivity to rule transforms")
+}
+
+// CompareAcross compares one version's cells of two groups game by game,
+// with Holm's adjustment, as ComparePair does within a group.
+func TestCompareAcross(t *testing.T) {
+	c := Analyse(rt.DimensionRows())
+	f := transformFamilies(c.Groups)
+	require.Len(t, f, 1)
+	var fam *transformFamily
+	for _, x := range f {
+		fam = x
+	}
+	assert.Equal(t, []string{"optimise", "shuffle"}, fam.Labels)
+	p := CompareAcross(fam.Variants[1], prover1, fam.Base, prover1)
+	require.Len(t, p.Games, 3)
+	for _, g := range p.Games {
+		assert.Equal(t, Compared, g.Outcome)
+		assert.Equal(t, 3, g.Tests)
+		assert.Equal(t, -1, g.Sign, g.Game)
+		assert.Less(t, g.Hi, 1.0, "the interval agrees with the verdict")
+	}
+	assert.InDelta(t, 0.5016, p.Summary.GeoMean, 1e-4)
+	assert.Equal(t, -1, p.Summary.Overall)
+}
