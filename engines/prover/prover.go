@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
@@ -89,10 +90,13 @@ const (
 	complete
 )
 
-// table holds the answers (ground atom ids) of one query.
+// table holds the answers (ground atom ids) of one query. The tables of a
+// state or a joint move are made again for the next one from the same
+// memory (tableMap.clear), so nothing may keep a table or its answers past
+// the question that asked for them.
 type table struct {
 	answers []int32
-	set     map[int32]struct{}
+	set     *idSet // the answers, while there are more than 8
 	status  uint8
 	depth   int    // stack depth while evaluating
 	dep     *table // while pending: the table it was found to depend on
@@ -103,45 +107,65 @@ type table struct {
 }
 
 func (t *table) add(a int32) bool {
-	if t.set != nil {
-		if _, ok := t.set[a]; ok {
+	if len(t.answers) > 8 {
+		if !t.set.add(a) {
 			return false
 		}
-		t.set[a] = struct{}{}
 	} else {
 		for _, x := range t.answers {
 			if x == a {
 				return false
 			}
 		}
-		if len(t.answers) >= 8 {
-			t.set = make(map[int32]struct{}, 16)
-			for _, x := range t.answers {
-				t.set[x] = struct{}{}
+		if len(t.answers) == 8 {
+			if t.set == nil {
+				t.set = &idSet{}
 			}
-			t.set[a] = struct{}{}
+			for _, x := range t.answers {
+				t.set.add(x)
+			}
+			t.set.add(a)
 		}
 	}
 	t.answers = append(t.answers, a)
 	return true
 }
 
+// recycle empties t for another query, keeping its memory.
+func (t *table) recycle() {
+	set := t.set
+	if len(t.answers) > 8 {
+		set.reset()
+	}
+	*t = table{answers: t.answers[:0], set: set}
+}
+
 var errAbort = errors.New("abort")
 
-// Prover answers queries about one game.
+// Prover answers queries about one game. Its work for a question depends
+// only on the game and the questions asked before (no Go map is on the
+// path of a question: see hash.go).
 type Prover struct {
 	game   *gdl.Game
 	st     *store
-	rules  map[gdl.Symbol][]*crule
-	scopes map[gdl.Symbol]scope
+	rules  [][]*crule // by relation (a symbol)
+	scopes []scope    // by relation; scopeGame beyond its end
 
-	tables [3]map[string]*table
+	tables [3]*tableMap
 
 	// context
-	state    []int32                // sorted atom ids of (true x) arguments' x
-	stateSet map[int32]struct{}     // the same, as a set
-	byFn     map[gdl.Symbol][]int32 // state facts by function name
-	does     []int32                // atom ids of (does role move)
+	state []int32 // sorted atom ids of (true x) arguments' x
+	// stateGen numbers the states set; inSet[id] == stateGen when the term
+	// id is a fact of the state (built when first asked, stateBuilt).
+	stateGen   uint32
+	stateBuilt bool
+	inSet      []uint32
+	// byFn[fn] are the state's facts whose function is fn when
+	// byFnGen[fn] == stateGen (built when first asked, byFnBuilt).
+	byFnBuilt bool
+	byFnGen   []uint32
+	byFn      [][]int32
+	does      []int32 // atom ids of (does role move)
 
 	// evaluation
 	stack         []*table
@@ -153,7 +177,7 @@ type Prover struct {
 	trail         []int32
 	envs          []int32
 	keyBuf        []byte
-	args          []int32
+	vars          []int32 // instantiate's renaming of variables
 
 	// budgets
 	deadline time.Time
@@ -163,29 +187,51 @@ type Prover struct {
 
 // New compiles a game's rules for the prover.
 func New(g *gdl.Game) *Prover {
-	p := &Prover{
-		game:   g,
-		st:     newStore(),
-		rules:  map[gdl.Symbol][]*crule{},
-		scopes: map[gdl.Symbol]scope{},
-	}
+	p := &Prover{game: g, st: newStore(), stateGen: 1}
 	for i := range p.tables {
-		p.tables[i] = map[string]*table{}
+		p.tables[i] = newTableMap()
 	}
 	for name, r := range g.Analysis.Relations {
+		sc := scopeGame
 		switch {
 		case r.UsesMoves:
-			p.scopes[name] = scopeMove
+			sc = scopeMove
 		case r.UsesState:
-			p.scopes[name] = scopeState
-		default:
-			p.scopes[name] = scopeGame
+			sc = scopeState
 		}
+		p.scopes = grown(p.scopes, int(name))
+		p.scopes[name] = sc
 	}
 	for _, r := range g.Rules {
-		p.rules[r.Head.Name] = append(p.rules[r.Head.Name], p.compile(r))
+		name := r.Head.Name
+		p.rules = grown(p.rules, int(name))
+		p.rules[name] = append(p.rules[name], p.compile(r))
 	}
 	return p
+}
+
+// grown returns s with an element at index i (zero values added).
+func grown[T any](s []T, i int) []T {
+	if i < len(s) {
+		return s
+	}
+	return append(s, make([]T, i+1-len(s))...)
+}
+
+// scopeOf returns the scope of the tables of relation rel.
+func (p *Prover) scopeOf(rel gdl.Symbol) scope {
+	if int(rel) < len(p.scopes) {
+		return p.scopes[rel]
+	}
+	return scopeGame
+}
+
+// rulesOf returns the rules whose head is relation rel.
+func (p *Prover) rulesOf(rel gdl.Symbol) []*crule {
+	if int(rel) < len(p.rules) {
+		return p.rules[rel]
+	}
+	return nil
 }
 
 func (p *Prover) compile(r *gdl.Rule) *crule {
@@ -252,11 +298,21 @@ func (p *Prover) setState(facts []int32) {
 		return
 	}
 	p.state = facts
-	p.stateSet = nil
-	p.byFn = nil
-	clear(p.tables[scopeState])
-	clear(p.tables[scopeMove])
+	p.newStateGen()
+	p.tables[scopeState].clear()
+	p.tables[scopeMove].clear()
 	p.does = p.does[:0]
+}
+
+// newStateGen forgets the sets built for the previous state.
+func (p *Prover) newStateGen() {
+	p.stateGen++
+	if p.stateGen == 0 { // after 2^32 states: older marks could look current
+		clear(p.inSet)
+		clear(p.byFnGen)
+		p.stateGen = 1
+	}
+	p.stateBuilt, p.byFnBuilt = false, false
 }
 
 func sameSlice(a, b []int32) bool {
@@ -283,29 +339,38 @@ func (p *Prover) setMoves(does []int32) {
 		}
 	}
 	p.does = append(p.does[:0], does...)
-	clear(p.tables[scopeMove])
+	p.tables[scopeMove].clear()
 }
 
 func (p *Prover) inState(id int32) bool {
-	if p.stateSet == nil {
-		p.stateSet = make(map[int32]struct{}, len(p.state))
+	if !p.stateBuilt {
 		for _, f := range p.state {
-			p.stateSet[f] = struct{}{}
+			p.inSet = grown(p.inSet, int(f))
+			p.inSet[f] = p.stateGen
 		}
+		p.stateBuilt = true
 	}
-	_, ok := p.stateSet[id]
-	return ok
+	return int(id) < len(p.inSet) && p.inSet[id] == p.stateGen
 }
 
 func (p *Prover) factsWith(fn gdl.Symbol) []int32 {
-	if p.byFn == nil {
-		p.byFn = map[gdl.Symbol][]int32{}
+	if !p.byFnBuilt {
 		for _, f := range p.state {
 			s := p.st.terms[f].fn
+			p.byFn = grown(p.byFn, int(s))
+			p.byFnGen = grown(p.byFnGen, int(s))
+			if p.byFnGen[s] != p.stateGen {
+				p.byFnGen[s] = p.stateGen
+				p.byFn[s] = p.byFn[s][:0]
+			}
 			p.byFn[s] = append(p.byFn[s], f)
 		}
+		p.byFnBuilt = true
 	}
-	return p.byFn[fn]
+	if int(fn) < len(p.byFnGen) && p.byFnGen[fn] == p.stateGen {
+		return p.byFn[fn]
+	}
+	return nil
 }
 
 // ask answers the query atom q (whose variables are numbered 0..n-1) and
@@ -335,11 +400,7 @@ func (p *Prover) ask(q pat, nvars int) (answers []int32, err error) {
 // reset drops every table that an abort may have left half-built.
 func (p *Prover) reset() {
 	for _, m := range p.tables {
-		for k, t := range m {
-			if t.status != complete {
-				delete(m, k)
-			}
-		}
+		m.keep(func(t *table) bool { return t.status == complete })
 	}
 	p.stack = p.stack[:0]
 	p.pendingTables = p.pendingTables[:0]
@@ -439,8 +500,10 @@ func (p *Prover) groundID(x pat, env []int32) (int32, bool) {
 	return p.st.intern(x.fn, args), true
 }
 
-// instantiate copies atom a under env as a query with canonical variables.
-func (p *Prover) instantiate(a pat, env []int32, vars map[int32]int32) pat {
+// instantiate copies atom a under env as a query with canonical variables:
+// the i-th of vars (the variables of a met so far) becomes variable i.
+// The function terms' arguments are allocated in m.
+func (p *Prover) instantiate(a pat, env []int32, vars *[]int32, m *tableMap) pat {
 	switch a.kind {
 	case pGround:
 		return a
@@ -448,19 +511,19 @@ func (p *Prover) instantiate(a pat, env []int32, vars map[int32]int32) pat {
 		if v := env[a.id]; v >= 0 {
 			return pat{kind: pGround, id: v}
 		}
-		n, ok := vars[a.id]
-		if !ok {
-			n = int32(len(vars))
-			vars[a.id] = n
+		n := int32(slices.Index(*vars, a.id))
+		if n < 0 {
+			n = int32(len(*vars))
+			*vars = append(*vars, a.id)
 		}
 		return pat{kind: pVar, id: n}
 	}
 	if id, ok := p.groundID(a, env); ok {
 		return pat{kind: pGround, id: id}
 	}
-	q := pat{kind: pFunc, fn: a.fn, args: make([]pat, len(a.args))}
+	q := pat{kind: pFunc, fn: a.fn, args: m.pats(len(a.args))}
 	for i, c := range a.args {
-		q.args[i] = p.instantiate(c, env, vars)
+		q.args[i] = p.instantiate(c, env, vars, m)
 	}
 	return q
 }
@@ -468,15 +531,16 @@ func (p *Prover) instantiate(a pat, env []int32, vars map[int32]int32) pat {
 // needsFilter reports whether answers to q must be matched against it:
 // when a variable repeats or a function term is partly bound.
 func needsFilter(q pat) bool {
-	seen := map[int32]bool{}
+	var small [16]int32
+	seen := small[:0]
 	var walk func(x pat, top bool) bool
 	walk = func(x pat, top bool) bool {
 		switch x.kind {
 		case pVar:
-			if seen[x.id] {
+			if slices.Contains(seen, x.id) {
 				return true
 			}
-			seen[x.id] = true
+			seen = append(seen, x.id)
 		case pFunc:
 			if !top {
 				return true
@@ -504,12 +568,13 @@ func (p *Prover) relOf(a pat) gdl.Symbol {
 // needed. key is a's canonical key.
 func (p *Prover) call(key []byte, a pat, env []int32) *table {
 	rel := p.relOf(a)
-	m := p.tables[p.scopes[rel]]
-	t := m[string(key)]
+	m := p.tables[p.scopeOf(rel)]
+	t := m.get(key)
 	if t == nil {
-		q := p.instantiate(a, env, map[int32]int32{})
-		t = &table{query: q, rel: rel, filter: needsFilter(q)}
-		m[string(key)] = t
+		p.vars = p.vars[:0]
+		q := p.instantiate(a, env, &p.vars, m)
+		t = m.put(key)
+		t.query, t.rel, t.filter = q, rel, needsFilter(q)
 	}
 	switch t.status {
 	case complete:
@@ -571,7 +636,7 @@ func (p *Prover) evaluate(t *table) {
 
 func (p *Prover) evalRules(t *table) {
 	q := t.query
-	for _, r := range p.rules[t.rel] {
+	for _, r := range p.rulesOf(t.rel) {
 		p.tick()
 		env := p.alloc(r.nvars)
 		mark := len(p.trail)

@@ -1,7 +1,7 @@
 package prover
 
 import (
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/gdlperf/gdlperf/engines/gdl"
@@ -13,50 +13,60 @@ type gterm struct {
 	args []int32
 }
 
-type smallKey struct {
-	fn gdl.Symbol
-	n  int32
-	a  [4]int32
-}
-
 // store hash-conses ground terms, so that two ground terms are equal exactly
-// when their ids are.
+// when their ids are. Its index is an open-addressing hash table (hash.go)
+// over the terms themselves: a slot holds a term's id+1 (0 is empty) and
+// its hash, and it is at most half full.
 type store struct {
 	terms []gterm
-	small map[smallKey]int32
-	large map[string]int32
-	buf   []byte
+	slots []termSlot
+}
+
+type termSlot struct {
+	id   int32 // term id + 1; 0 is an empty slot
+	hash uint32
 }
 
 func newStore() *store {
-	return &store{small: map[smallKey]int32{}, large: map[string]int32{}}
+	return &store{slots: make([]termSlot, 1024)}
 }
 
 // intern returns the id of fn(args...); args is copied when a new term is made.
 func (s *store) intern(fn gdl.Symbol, args []int32) int32 {
-	if len(args) <= 4 {
-		k := smallKey{fn: fn, n: int32(len(args))}
-		copy(k.a[:], args)
-		if id, ok := s.small[k]; ok {
+	h := termHash(int32(fn), args)
+	mask := uint32(len(s.slots) - 1)
+	i := h & mask
+	for ; s.slots[i].id != 0; i = (i + 1) & mask {
+		if s.slots[i].hash != h {
+			continue
+		}
+		id := s.slots[i].id - 1
+		if t := &s.terms[id]; t.fn == fn && slices.Equal(t.args, args) {
 			return id
 		}
-		id := s.add(fn, args)
-		s.small[k] = id
-		return id
-	}
-	b := s.buf[:0]
-	b = strconv.AppendInt(b, int64(fn), 36)
-	for _, a := range args {
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(a), 36)
-	}
-	s.buf = b
-	if id, ok := s.large[string(b)]; ok {
-		return id
 	}
 	id := s.add(fn, args)
-	s.large[string(b)] = id
+	s.slots[i] = termSlot{id: id + 1, hash: h}
+	if 2*len(s.terms) > len(s.slots) {
+		s.grow()
+	}
 	return id
+}
+
+func (s *store) grow() {
+	old := s.slots
+	s.slots = make([]termSlot, 2*len(old))
+	mask := uint32(len(s.slots) - 1)
+	for _, e := range old {
+		if e.id == 0 {
+			continue
+		}
+		i := e.hash & mask
+		for s.slots[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		s.slots[i] = e
+	}
 }
 
 func (s *store) add(fn gdl.Symbol, args []int32) int32 {
