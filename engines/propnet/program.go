@@ -109,19 +109,39 @@ type ProgramStats struct {
 // or kept by triggers as legal says (LegalAuto: read when every guard
 // covers at most scanLimit moves).
 func compile(nw *network, legal LegalLayout) *program {
+	p, newID := numberNodes(nw)
+	initLit := p.layoutOutputs(nw, newID)
+	p.initialState(initLit)
+	p.markMain()
+	p.layoutSuccessors(legal)
+	p.stats.Nodes = p.n
+	p.stats.GoalOnlyNodes = len(p.goalOnly)
+	p.goalNet()
+	p.stats.Successors = len(p.succ) + len(p.sccSucc) + len(p.intSucc) + len(p.trig)
+	p.stats.CyclicComps = len(p.cycStart)
+	p.stats.StateBits = len(p.baseNode)
+	p.stats.Moves = len(p.pairs)
+	p.stats.LegalTriggers = !p.scanLegal
+	return p
+}
+
+// numberNodes renumbers the nodes in dependency order (Tarjan's
+// components, inputs first), copies each gate's kind and inputs, and marks
+// the cyclic components, whose members are contiguous. It returns the
+// program so far and the new id of every node of nw.
+func numberNodes(nw *network) (*program, []int32) {
 	_, order, start := nw.sccs()
 	n := len(nw.kind)
 	newID := make([]int32, n)
 	for i, v := range order {
 		newID[v] = int32(i)
 	}
-	remap := func(l lit) lit { return newID[l>>1]<<1 | l&1 }
 	p := &program{n: n, kind: make([]uint8, n), inStart: make([]int32, n+1), cyc: make([]int32, n)}
 	for i, v := range order {
 		p.kind[i] = nw.kind[v]
 		p.inStart[i] = int32(len(p.ins))
 		for _, l := range nw.in[v] {
-			p.ins = append(p.ins, remap(l))
+			p.ins = append(p.ins, remapLit(newID, l))
 		}
 		p.cyc[i] = -1
 	}
@@ -142,12 +162,20 @@ func compile(nw *network, legal LegalLayout) *program {
 			p.stats.LargestCycle = max(p.stats.LargestCycle, int(end-start[c]))
 		}
 	}
+	return p, newID
+}
 
-	// Outputs.
+// remapLit is literal l with its node renumbered by newID.
+func remapLit(newID []int32, l lit) lit { return newID[l>>1]<<1 | l&1 }
+
+// layoutOutputs lays out the outputs in the new numbering: the roles,
+// terminal, the moves (numbered by role, then guard, then text, so that
+// the moves of a role that share a guard are one range, its legal
+// group), the goals and the bases. It returns each base's init literal.
+func (p *program) layoutOutputs(nw *network, newID []int32) (initLit []lit) {
+	remap := func(l lit) lit { return remapLit(newID, l) }
 	p.roles = nw.roles
 	p.terminal = remap(nw.terminal)
-	// Moves are numbered by role, then guard, then text, so that the moves
-	// of a role that share a guard are one range.
 	p.pairs = append([]movePair(nil), nw.pairs...)
 	for i := range p.pairs {
 		p.pairs[i].legal = remap(p.pairs[i].legal)
@@ -189,8 +217,6 @@ func compile(nw *network, legal LegalLayout) *program {
 		}
 	}
 	p.words = (len(nw.bases) + 63) / 64
-	p.initBits = make([]uint64, p.words)
-	var initLit []lit
 	for _, bp := range nw.bases {
 		node := int32(-1)
 		if bp.node >= 0 {
@@ -201,17 +227,27 @@ func compile(nw *network, legal LegalLayout) *program {
 		p.baseText = append(p.baseText, bp.text)
 		initLit = append(initLit, remap(bp.init))
 	}
-	// The initial state: init depends on no base or input, so one full
-	// pass with all of them false gives it (optimised, it is constants).
-	val := make([]uint8, n)
+	return initLit
+}
+
+// initialState sets the initial state's bits from each base's init
+// literal: init depends on no base or input, so one full pass with all of
+// them false gives it (optimised, it is constants).
+func (p *program) initialState(initLit []lit) {
+	p.initBits = make([]uint64, p.words)
+	val := make([]uint8, p.n)
 	p.fullPass(val)
 	for i, l := range initLit {
 		if val[l>>1]^uint8(l&1) == 1 {
 			p.initBits[i/64] |= 1 << (i % 64)
 		}
 	}
+}
 
-	// The main part: what legal, next and terminal read.
+// markMain marks the main part, what legal, next and terminal read, and
+// lists the goal-only gates (the rest) in dependency order.
+func (p *program) markMain() {
+	n := p.n
 	p.main = make([]bool, n)
 	var stack []int32
 	mark := func(l lit) {
@@ -244,8 +280,15 @@ func compile(nw *network, legal LegalLayout) *program {
 			p.goalOnly = append(p.goalOnly, int32(v))
 		}
 	}
+}
 
-	// Successors of main nodes, and triggers.
+// layoutSuccessors builds the three successor lists of the main nodes
+// (plain gates, gates inside cyclic components, triggers), the edges
+// inside the cyclic components, the per-node flags of the propagation
+// loop, and the per-move arrays of the legal reading, with the legal moves
+// read or kept by triggers as legal says.
+func (p *program) layoutSuccessors(legal LegalLayout) {
+	n := p.n
 	outs := make([][]int32, n)
 	sccOuts := make([][]int32, n)
 	trigs := make([][]int32, n)
@@ -344,16 +387,6 @@ func compile(nw *network, legal LegalLayout) *program {
 			p.trig1[v] = trigs[v][0] >> 1
 		}
 	}
-
-	p.stats.Nodes = n
-	p.stats.GoalOnlyNodes = len(p.goalOnly)
-	p.goalNet()
-	p.stats.Successors = len(p.succ) + len(p.sccSucc) + len(p.intSucc) + len(p.trig)
-	p.stats.CyclicComps = len(p.cycStart)
-	p.stats.StateBits = len(p.baseNode)
-	p.stats.Moves = len(p.pairs)
-	p.stats.LegalTriggers = !p.scanLegal
-	return p
 }
 
 // eval computes node v from its inputs' values.

@@ -160,15 +160,35 @@ func New(g *gdl.Game, opts ...Option) (m *Machine, err error) {
 	st.Before = nw.stats()
 	st.NetworkTime = time.Since(t)
 	t = time.Now()
-	// Small networks are also optimised without partial factoring, which
-	// makes inner ORs that flip at every move when their inputs are moves
-	// (tic-tac-toe: 4% faster without; pentago: 45% slower): both are
-	// measured below.
-	var alt *network
+	alt, err := optimiseNetworks(nw, o, st.Before)
+	if err != nil {
+		return nil, err
+	}
+	st.After = nw.stats()
+	st.OptimiseTime = time.Since(t)
+	t = time.Now()
+	b.phase = "layout"
+	b.size = nil
+	m = chooseLayout(nw, alt, o, &st)
+	st.Program = m.p.stats
+	st.LayoutTime = time.Since(t)
+	st.Total = time.Since(start)
+	m.Build = st
+	return m, nil
+}
+
+// optimiseNetworks optimises nw as the options say (or only prunes it,
+// with NoOptimise), extracts the legal moves' guards and checks it. Small
+// networks (before has the sizes as grounded) are also optimised without
+// partial factoring, which makes inner ORs that flip at every move when
+// their inputs are moves (tic-tac-toe: 4% faster without; pentago: 45%
+// slower): that second network is returned for chooseLayout to measure,
+// or nil when there is none or it came out the same.
+func optimiseNetworks(nw *network, o Options, before NetStats) (alt *network, err error) {
 	if o.NoOptimise {
 		nw.prune()
 	} else {
-		if o.Mode == Fast && o.Legal == LegalAuto && !o.NoPartialFactoring && st.Before.Links <= maxFactorChoice {
+		if o.Mode == Fast && o.Legal == LegalAuto && !o.NoPartialFactoring && before.Links <= maxFactorChoice {
 			alt = nw.clone()
 			alt.noPartial = true
 		}
@@ -191,73 +211,71 @@ func New(g *gdl.Game, opts ...Option) (m *Machine, err error) {
 	if alt != nil && (alt.finish() != nil || alt.stats() == nw.stats()) {
 		alt = nil // no partial factoring happened: the same network
 	}
-	st.After = nw.stats()
-	st.OptimiseTime = time.Since(t)
-	t = time.Now()
-	b.phase = "layout"
-	b.size = nil
+	return alt, nil
+}
+
+// chooseLayout compiles nw (and alt, when there is one) and returns the
+// machine over the layout to keep, recording the choice and the kept
+// network's sizes in st.
+//
+// Reading the legal moves costs a load per move and question; triggers
+// cost a toggle per change of a legal proposition. Which is less depends
+// on how the moves change (knightsTour: triggers 1.6x faster;
+// nineBoardTicTacToe: reading 1.25x). In fast mode with LegalAuto, on
+// networks up to maxLayoutChoice successor links, the layouts (and the
+// networks) play a few rollouts, twice each in turn, and the fastest is
+// kept, the first unless another is 5% faster.
+func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 	p := compile(nw, o.Legal)
-	m = newMachine(p, o.Mode)
-	if o.Mode == Fast && o.Legal == LegalAuto && p.stats.Successors <= maxLayoutChoice {
-		// Reading the legal moves costs a load per move and question;
-		// triggers cost a toggle per change of a legal proposition.
-		// Which is less depends on how the moves change (knightsTour:
-		// triggers 1.6x faster; nineBoardTicTacToe: reading 1.25x). The
-		// layouts (and the networks) play a few rollouts, twice each in
-		// turn, and the fastest is kept, the first unless another is 5%
-		// faster.
-		type cand struct {
-			what string
-			nw   *network
-			p    *program
-			m    *Machine
-			rate float64
+	m := newMachine(p, o.Mode)
+	if o.Mode != Fast || o.Legal != LegalAuto || p.stats.Successors > maxLayoutChoice {
+		return m
+	}
+	type cand struct {
+		what string
+		nw   *network
+		m    *Machine
+		rate float64
+	}
+	cands := []*cand{{what: "legal moves read when asked", nw: nw, m: m}}
+	add := func(what string, n *network, legal LegalLayout) {
+		cands = append(cands, &cand{what: what, nw: n, m: newMachine(compile(n, legal), o.Mode)})
+	}
+	if !p.scanLegal {
+		cands[0].what = "legal moves kept by triggers"
+	} else {
+		add("legal moves kept by triggers", nw, LegalTriggers)
+	}
+	if alt != nil {
+		q := compile(alt, LegalAuto)
+		what := "without partial factoring, legal moves read when asked"
+		if !q.scanLegal {
+			what = "without partial factoring, legal moves kept by triggers"
 		}
-		cands := []*cand{{what: "legal moves read when asked", nw: nw, p: p, m: m}}
-		add := func(what string, n *network, legal LegalLayout) {
-			q := compile(n, legal)
-			cands = append(cands, &cand{what: what, nw: n, p: q, m: newMachine(q, o.Mode)})
-		}
-		if !p.scanLegal {
-			cands[0].what = "legal moves kept by triggers"
-		} else {
-			add("legal moves kept by triggers", nw, LegalTriggers)
-		}
-		if alt != nil {
-			q := compile(alt, LegalAuto)
-			what := "without partial factoring, legal moves read when asked"
-			if !q.scanLegal {
-				what = "without partial factoring, legal moves kept by triggers"
-			}
-			cands = append(cands, &cand{what: what, nw: alt, p: q, m: newMachine(q, o.Mode)})
-			if q.scanLegal {
-				add("without partial factoring, legal moves kept by triggers", alt, LegalTriggers)
-			}
-		}
-		if len(cands) > 1 {
-			for range 2 {
-				for _, c := range cands {
-					c.rate = max(c.rate, warmRate(c.m))
-				}
-			}
-			best := cands[0]
-			var parts []string
-			for _, c := range cands {
-				parts = append(parts, fmt.Sprintf("%s %.0f", c.what, c.rate))
-				if c.rate > best.rate && c.rate > cands[0].rate*1.05 {
-					best = c
-				}
-			}
-			st.LayoutChoice = "kept: " + best.what + " (warm-up states/s: " + strings.Join(parts, ", ") + ")"
-			p, m = best.p, best.m
-			st.After = best.nw.stats()
+		cands = append(cands, &cand{what: what, nw: alt, m: newMachine(q, o.Mode)})
+		if q.scanLegal {
+			add("without partial factoring, legal moves kept by triggers", alt, LegalTriggers)
 		}
 	}
-	st.Program = p.stats
-	st.LayoutTime = time.Since(t)
-	st.Total = time.Since(start)
-	m.Build = st
-	return m, nil
+	if len(cands) == 1 {
+		return m
+	}
+	for range 2 {
+		for _, c := range cands {
+			c.rate = max(c.rate, warmRate(c.m))
+		}
+	}
+	best := cands[0]
+	var parts []string
+	for _, c := range cands {
+		parts = append(parts, fmt.Sprintf("%s %.0f", c.what, c.rate))
+		if c.rate > best.rate && c.rate > cands[0].rate*1.05 {
+			best = c
+		}
+	}
+	st.LayoutChoice = "kept: " + best.what + " (warm-up states/s: " + strings.Join(parts, ", ") + ")"
+	st.After = best.nw.stats()
+	return best.m
 }
 
 // Summary prints the sizes on one line.
