@@ -23,11 +23,19 @@ package harness
 // counts what the CPU retires, Cachegrind what it simulates), so rows of the
 // two counters are never compared.
 //
+// A process's count is not quite a function of its work: the Go runtime's
+// page allocator and system monitor work by the clock, and a Go map takes a
+// random hash seed in every process, so its probes differ. Each size is
+// therefore counted in k processes (Counter.Processes, 3 by default) and
+// the medians taken, so that one outlying process does not move the
+// figure; the row's flags say k and how far the processes of a size were
+// apart.
+//
 // Which engines it suits: those that do the same work in every process.
-// Measured here with Valgrind on tic-tac-toe, per-rollout counts of two
-// measurements: a fixed-work Go program 0.02 % apart; the prover 0.1-0.5 %
-// (σ about 0.2 %: Go maps have a random hash seed in every process, so their
-// probes differ; proportional to the work, so more rollouts do not help).
+// Measured here with Valgrind on tic-tac-toe, 200 rollouts, per-rollout
+// counts of two measurements: a fixed-work Go program and the prover
+// (whose tables hash with fixed functions, engines/prover/hash.go) both
+// under 0.1 % apart (before the prover's maps went, 0.1-0.6 %, σ 0.2 %).
 // Not suited: engines whose setup adapts to time (tupleprover's and
 // compiled's timed warm-ups choose their plan or design by measured speed:
 // ±8 % and ±12 %), engines whose structure depends on map order (propnet
@@ -88,6 +96,23 @@ type Counter struct {
 	// Why says why this counter was chosen (for valgrind: why perf was
 	// not), for messages.
 	Why string
+	// Processes is k: each work size is counted in k processes and their
+	// median taken (0 = DefaultCountProcesses).
+	Processes int
+}
+
+// DefaultCountProcesses is how many processes count each work size. One
+// process in a few counts more than the others (the Go runtime's work
+// depends on the clock and on the random seeds of its maps; a count of
+// the prover on tic-tac-toe was once 0.6 % off its pair): the median of 3
+// leaves one such process out.
+const DefaultCountProcesses = 3
+
+func (c Counter) processes() int {
+	if c.Processes <= 0 {
+		return DefaultCountProcesses
+	}
+	return c.Processes
 }
 
 // counterProbe is what DetectCounter looks at; tests replace it.
@@ -346,24 +371,35 @@ const (
 
 // InstructionCount is the measurement of one engine on one game.
 type InstructionCount struct {
-	Counter      string
-	N            int     // rollouts of the smaller run; the larger has 2N
-	Small, Large int64   // instructions of the whole process tree of each run
-	Work         int64   // Large - Small: the instructions of N rollouts
-	PerRollout   float64 // Work / N
-	// Outcome is the larger run's, with its status an error when the
-	// smaller run failed or a count could not be had. Its times are of a
-	// counted run (under Valgrind some 50 times slower): no rate.
+	Counter   string
+	N         int // rollouts of the smaller run; the larger has 2N
+	Processes int // k: processes that counted each size
+	// Smalls and Larges are the counts of the k processes of each size,
+	// in the order run; Small and Large their medians: the instructions of
+	// the whole process tree of a run of N and of 2N rollouts.
+	Smalls, Larges []int64
+	Small, Large   int64
+	Work           int64   // Large - Small: the instructions of N rollouts
+	PerRollout     float64 // Work / N
+	// Spread is the largest difference between two processes of one
+	// size, over Work (0 with one process a size).
+	Spread float64
+	// Outcome is the last larger run's, with its status an error when a
+	// run failed or a count could not be had. Its times are of a counted
+	// run (under Valgrind some 50 times slower): no rate.
 	Outcome Outcome
 }
 
 // MeasureInstructions runs the engine (in fixed-work mode) on the game file
-// with N and then 2N rollouts of seed under the counter, in the folder dir
-// (made when missing), and returns both counts and their difference per
-// rollout. The result file is result (its folder writable by the engine).
-// Every fault is in the outcome, never an error, as RunChild's.
+// with N and with 2N rollouts of seed under the counter, each size in k
+// processes (Counter.Processes; smaller and larger in turn), in the folder
+// dir (made when missing), and returns the median count of each size and
+// their difference per rollout. The result file is result (its folder
+// writable by the engine). Every fault is in the outcome, never an error,
+// as RunChild's.
 func (c Counter) MeasureInstructions(ctx context.Context, e *Engine, n int, seed uint64, game, result, dir string, o ChildOptions) InstructionCount {
-	m := InstructionCount{Counter: c.Name, N: n}
+	k := c.processes()
+	m := InstructionCount{Counter: c.Name, N: n, Processes: k}
 	fail := func(out Outcome, msg string) InstructionCount {
 		out.Status, out.Error = results.StatusError, msg
 		m.Outcome = out
@@ -375,8 +411,8 @@ func (c Counter) MeasureInstructions(ctx context.Context, e *Engine, n int, seed
 	if n <= 0 {
 		return fail(Outcome{}, fmt.Sprintf("counting instructions needs a positive number of rollouts, not %d", n))
 	}
-	var counts [2]int64
-	for i, rollouts := range []int{n, 2 * n} {
+	for p := range 2 * k {
+		rollouts := n << (p % 2)
 		out, err := os.MkdirTemp(dir, "count-")
 		if err != nil {
 			return fail(Outcome{}, "making the folder of the counts: "+err.Error())
@@ -388,7 +424,7 @@ func (c Counter) MeasureInstructions(ctx context.Context, e *Engine, n int, seed
 		countedRun(&got)
 		m.Outcome = got
 		if got.Interrupted || got.Status != results.StatusOK {
-			if i == 0 {
+			if p != 2*k-1 {
 				got.Error = fmt.Sprintf("the run of %d rollouts: %s", rollouts, got.Error)
 				m.Outcome = got
 			}
@@ -397,17 +433,26 @@ func (c Counter) MeasureInstructions(ctx context.Context, e *Engine, n int, seed
 		if got.Rollouts != int64(rollouts) {
 			return fail(got, fmt.Sprintf("asked for %d rollouts, the engine reported %d: not a fixed work", rollouts, got.Rollouts))
 		}
-		k, err := c.count(out)
+		cnt, err := c.count(out)
 		if err != nil {
 			return fail(got, fmt.Sprintf("counting the instructions of %d rollouts with %s: %v", rollouts, c.Name, err))
 		}
-		counts[i] = k
+		if p%2 == 0 {
+			m.Smalls = append(m.Smalls, cnt)
+		} else {
+			m.Larges = append(m.Larges, cnt)
+		}
+		os.RemoveAll(out)
 	}
-	m.Small, m.Large = counts[0], counts[1]
+	m.Small, m.Large = medianCount(m.Smalls), medianCount(m.Larges)
 	m.Work = m.Large - m.Small
 	m.PerRollout = float64(m.Work) / float64(n)
 	if m.Work <= 0 {
 		return fail(m.Outcome, fmt.Sprintf("%d rollouts took %d instructions and %d rollouts %d: the setup's noise is larger than the work; raise --rollouts", n, m.Small, 2*n, m.Large))
+	}
+	m.Spread = float64(max(countRange(m.Smalls), countRange(m.Larges))) / float64(m.Work)
+	if k > 1 {
+		m.Outcome.Flags = append(m.Outcome.Flags, fmt.Sprintf("counted in %d processes a size, medians taken; they differed by up to %.3f%% of the work", k, 100*m.Spread))
 	}
 	if m.Work < SteadyWork {
 		// 2·SteadyWork instructions: the noise of a process is 0.1 %.
@@ -416,6 +461,20 @@ func (c Counter) MeasureInstructions(ctx context.Context, e *Engine, n int, seed
 	}
 	return m
 }
+
+// medianCount is the median of counts (of an even number, the mean of
+// the middle two).
+func medianCount(counts []int64) int64 {
+	s := slices.Clone(counts)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// countRange is the largest difference between two of counts.
+func countRange(counts []int64) int64 { return slices.Max(counts) - slices.Min(counts) }
 
 // countedRun takes back RunChild's verdict that the figures of a counted
 // run are implausible: under the counter a process runs many times longer
@@ -517,8 +576,8 @@ type InstructionVerdict struct {
 }
 
 // DefaultInstructionThreshold is the change of instructions per rollout
-// that is a verdict: counts repeat to about 0.2 % (prover), so 1 % is
-// well above their noise and well below what time can see.
+// that is a verdict: counts repeat to under 0.1 % (prover, 200 rollouts), so
+// 1 % is well above their noise and well below what time can see.
 const DefaultInstructionThreshold = 0.01
 
 // CompareInstructions compares per-rollout counts of an old and a new
