@@ -38,6 +38,7 @@ type gameMachine struct {
 	// Transforms holds the engines' rates on this game under each
 	// transform of the setup, side by side (on the untransformed section).
 	Transforms *gameTransformsView
+	UCT        *uctView // the uct chart of a uct section
 }
 
 type gameEngineRow struct {
@@ -97,6 +98,7 @@ func (b *builder) gamePage(game string) (Page, error) {
 		if f := b.families[m]; f != nil {
 			gm.Transforms = b.gameTransforms(f, game)
 		}
+		gm.UCT = b.uctChart(m, game)
 		cells := measuredCells(m, game)
 		best := 0.0
 		if len(cells) > 0 {

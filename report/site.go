@@ -50,6 +50,7 @@ type GameInfo struct {
 	Roles       []string // in the order of its role facts
 	RulesURL    string   // where to read the rules ("" derives one for ggp.org repositories)
 	RulesFile   string   // where the rules were read from, for the record
+	Rules       []byte   // the rulesheet, from which the uct chart is made ("": no chart)
 	Findings    []string // the validator's findings, one line each
 	Blacklisted string   // why the game is blacklisted; "" when it is not
 }
@@ -63,6 +64,7 @@ type options struct {
 	title    string
 	sources  []string
 	checks   []results.CheckRow
+	uct      UCTChart
 }
 
 // WithBaseline names the engine ("prover") or engine version

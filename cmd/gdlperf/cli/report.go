@@ -26,6 +26,8 @@ type ReportOptions struct {
 	Title     string
 	Cache     string // the game cache, for the games' metadata
 	Blacklist string
+	// UCTIterations caps the uct charts of the game pages (0: none).
+	UCTIterations int64
 }
 
 // NewCmdReport builds "gdlperf report": the static site of a campaign.
@@ -49,6 +51,20 @@ versions (the ratio per game with its interval and significance) and a
 history page per engine (its versions in the order measured, each against
 the first and the previous one). Chart points name their game when
 pointed at.
+
+Every page reads per workload (gdlperf run --workloads): a line of links
+leads to each workload's sections, rollouts first, and the figures of
+different workloads are never combined. A game page's uct section has the
+uct chart: the mean value of each root move against the iterations, one
+line per move, made by replaying the (deterministic) uct search with the
+prover on the game's rules at 10, 20, 50, ... iterations up to the runs'
+budget (at most --uct-chart-iterations); it is the same for every correct
+engine. With rule transforms (gdlperf run --transforms), each engine page
+has its sensitivity (the rate under each transform over the untransformed
+rate, per game and as the geometric mean with its interval), each game page
+the transforms side by side, and the index says which engines are robust
+(within 10% under every transform: each geometric mean's 95% interval
+inside [0.9, 1.1]).
 
 When --results is a folder, the correctness verdicts of gdlperf check
 (RESULTS/check/*.csv) are read as well: the matrix marks each engine
@@ -75,6 +91,7 @@ bytes for the same rows. The path of the index is printed on stdout.`,
 	f.StringVar(&opts.Baseline, "baseline", report.DefaultBaseline, "engine (its newest version) or engine@version the others are measured against")
 	f.StringVar(&opts.Title, "title", "gdlperf results", "title of the index page")
 	f.StringVar(&opts.Cache, "cache", "", "game cache to read the games' metadata and rules from (default $GDLPERF_CACHE or the user cache)")
+	f.Int64Var(&opts.UCTIterations, "uct-chart-iterations", report.DefaultUCTIterations, "the most iterations a game page's uct chart replays with the prover (0: no uct charts)")
 	f.StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "blacklist file whose reasons the game pages show (./blacklist.txt if present; a missing file is an empty one)")
 	return cmd
 }
@@ -95,7 +112,12 @@ func runReport(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
+	uct := report.UCTChart{MaxIterations: opts.UCTIterations}
+	if opts.UCTIterations <= 0 {
+		uct.MaxIterations = -1
+	}
 	site, err := report.Render(rows,
+		report.WithUCTChart(uct),
 		report.WithBaseline(opts.Baseline),
 		report.WithTitle(opts.Title),
 		report.WithSources(files),
@@ -197,7 +219,7 @@ func gameInfos(rows []results.Row, cacheDir, blacklist string) (map[string]repor
 // cache (whichever cached version has that hash) and validates them.
 func gameInfo(key string, builtin map[string]gamerepo.BuiltinGame, cache *gamerepo.Cache) (report.GameInfo, bool) {
 	if g, ok := builtin[key]; ok {
-		gi := report.GameInfo{RulesFile: "built in: " + g.File}
+		gi := report.GameInfo{RulesFile: "built in: " + g.File, Rules: g.Rules}
 		validateInto(&gi, g.File, g.Rules)
 		return gi, true
 	}
@@ -218,7 +240,7 @@ func gameInfo(key string, builtin map[string]gamerepo.BuiltinGame, cache *gamere
 		if err != nil || g.Key != key {
 			continue
 		}
-		gi := report.GameInfo{Title: g.Title, Roles: g.Roles, RulesFile: g.Path}
+		gi := report.GameInfo{Title: g.Title, Roles: g.Roles, RulesFile: g.Path, Rules: g.Rules}
 		validateInto(&gi, g.File, g.Rules)
 		return gi, true
 	}

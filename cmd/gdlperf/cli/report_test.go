@@ -21,7 +21,39 @@ func TestNewCmdReportOptions(t *testing.T) {
 	cmd.SetArgs([]string{"--results", "r", "-o", "site", "--baseline", "propnet@2"})
 	require.NoError(t, cmd.Execute())
 	got.IO = nil
-	assert.Equal(t, ReportOptions{Results: "r", Out: "site", Baseline: "propnet@2", Title: "gdlperf results", Blacklist: "blacklist.txt"}, *got)
+	assert.Equal(t, ReportOptions{Results: "r", Out: "site", Baseline: "propnet@2", Title: "gdlperf results", Blacklist: "blacklist.txt", UCTIterations: 2000}, *got)
+}
+
+// The game pages of a campaign with a uct workload have the uct chart,
+// replayed on the built-in game's rules; --uct-chart-iterations 0 leaves
+// it out.
+func TestReportUCTChart(t *testing.T) {
+	dir := writeRows(t, reporttest.DimensionRows())
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		chart bool
+	}{
+		{"default", nil, true},
+		{"off", []string{"--uct-chart-iterations", "0"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "site")
+			code, _, stderr := run(t, append([]string{"report", "--results", dir, "--out", out, "--blacklist", filepath.Join(dir, "none.txt")}, tt.args...)...)
+			require.Equal(t, ExitOK, code, stderr)
+			games, err := filepath.Glob(filepath.Join(out, "game", "BUILTIN_tictactoe_*.html"))
+			require.NoError(t, err)
+			require.Len(t, games, 1)
+			page, err := os.ReadFile(games[0])
+			require.NoError(t, err)
+			if tt.chart {
+				assert.Contains(t, string(page), `aria-label="mean value of each root move against uct iterations on BUILTIN/tictactoe/UxIcqg"`)
+				assert.Contains(t, string(page), "at 10, 20, 50, 100, 200 iterations")
+			} else {
+				assert.NotContains(t, string(page), "Root moves by iterations")
+			}
+		})
+	}
 }
 
 func TestReportWritesSite(t *testing.T) {
