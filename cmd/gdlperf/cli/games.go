@@ -466,25 +466,11 @@ static validator, and the rules.`,
 
 // gamesSelect selects the games of every selector, without duplicates.
 func gamesSelect(sels []string, cacheDir string, warn func(error)) ([]gamerepo.Game, error) {
-	var out []gamerepo.Game
-	seen := map[string]bool{}
-	for _, s := range sels {
-		opts := []gamerepo.SelectOption{gamerepo.WithCacheDir(cacheDir)}
-		if warn != nil {
-			opts = append(opts, gamerepo.WithWarnings(warn))
-		}
-		games, err := gamerepo.Select(s, opts...)
-		if err != nil {
-			return nil, err
-		}
-		for _, g := range games {
-			if !seen[g.Key] {
-				seen[g.Key] = true
-				out = append(out, g)
-			}
-		}
+	opts := []gamerepo.SelectOption{gamerepo.WithCacheDir(cacheDir)}
+	if warn != nil {
+		opts = append(opts, gamerepo.WithWarnings(warn))
 	}
-	return out, nil
+	return gamerepo.Select(strings.Join(sels, ","), opts...)
 }
 
 func runGamesShow(opts *GamesShowOptions) error {
