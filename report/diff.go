@@ -67,6 +67,11 @@ type DiffOptions struct {
 	// hour, so sides of separate campaigns compare as they are (on one
 	// machine type: the machines are still paired).
 	Counted bool
+	// AcrossTransforms pairs the groups of the sides whose setups differ
+	// in their rule transform only (each side holding the rows of one
+	// transform): it compares transforms as versions are compared. A side
+	// with several seeds of its transform gives a table per seed.
+	AcrossTransforms bool
 }
 
 // Side is one side of a Diff: rows and how to name them in messages.
@@ -89,7 +94,8 @@ type DiffGame struct {
 // setup.
 type DiffTable struct {
 	OldMachine, NewMachine string
-	Setup                  Setup
+	Setup                  Setup // OLD's
+	NewSetup               Setup // NEW's: Setup but for the transform when DiffOptions.AcrossTransforms
 	Old, New               Version
 	Games                  []DiffGame // by game key
 	Summary                PairSummary
@@ -309,7 +315,7 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 			return nil, fmt.Errorf("%s and %s have no engine in common (%s; %s)", old.Label, new.Label, versionList(eo), versionList(en))
 		}
 	}
-	machines, err := pairMachines(d, co, cn, old.Label, new.Label, o.CrossMachine)
+	machines, err := pairMachines(d, co, cn, old.Label, new.Label, o.CrossMachine, o.AcrossTransforms)
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +381,7 @@ type machinePair struct{ old, new *Group }
 // diffTable compares old on mp.old with new on mp.new, game by game, NEW's
 // rates divided by factor.
 func diffTable(mp machinePair, old, new Version, factor, noise float64) *DiffTable {
-	t := &DiffTable{OldMachine: mp.old.Machine, NewMachine: mp.new.Machine, Setup: mp.old.Setup, Old: old, New: new, Factor: factor, counts: map[Verdict]int{}}
+	t := &DiffTable{OldMachine: mp.old.Machine, NewMachine: mp.new.Machine, Setup: mp.old.Setup, NewSetup: mp.new.Setup, Old: old, New: new, Factor: factor, counts: map[Verdict]int{}}
 	games := map[string]bool{}
 	for _, g := range mp.old.Games {
 		if mp.old.Cell(g, old) != nil {
@@ -420,7 +426,7 @@ func diffTable(mp machinePair, old, new Version, factor, noise float64) *DiffTab
 }
 
 // pairMachines pairs the machines (fingerprint and setup) of the sides.
-func pairMachines(d *Diff, co, cn *Analysis, oldLabel, newLabel string, cross bool) ([]machinePair, error) {
+func pairMachines(d *Diff, co, cn *Analysis, oldLabel, newLabel string, cross, acrossTransforms bool) ([]machinePair, error) {
 	var machines []machinePair
 	ids := func(c *Analysis) []string {
 		var out []string
@@ -446,10 +452,16 @@ func pairMachines(d *Diff, co, cn *Analysis, oldLabel, newLabel string, cross bo
 		}
 		d.Warnings = append(d.Warnings, fmt.Sprintf("comparing machine %s (%s) with machine %s (%s): the ratios include the difference of the machines", plain(io[0]), oldLabel, plain(in[0]), newLabel))
 	}
-	sameMachine := func(a, b *Group) bool { return a.Setup == b.Setup && (a.Machine == b.Machine || !common) }
+	sameSetup := func(a, b Setup) bool { return a == b }
+	if acrossTransforms {
+		sameSetup = func(a, b Setup) bool { return untransformed(a) == untransformed(b) }
+	}
+	sameMachine := func(a, b *Group) bool { return sameSetup(a.Setup, b.Setup) && (a.Machine == b.Machine || !common) }
 	for _, mo := range co.Groups {
-		if i := slices.IndexFunc(cn.Groups, func(m *Group) bool { return sameMachine(mo, m) }); i >= 0 {
-			machines = append(machines, machinePair{mo, cn.Groups[i]})
+		for _, mn := range cn.Groups {
+			if sameMachine(mo, mn) {
+				machines = append(machines, machinePair{mo, mn})
+			}
 		}
 	}
 	for _, c := range []struct {
@@ -539,7 +551,7 @@ func (c *calibrator) factor(mo, mn *Group) (float64, string, error) {
 	find := func(camp *Analysis, m *Group, label string) (*Group, Version, error) {
 		for _, x := range camp.Groups {
 			if x.Machine != m.Machine || x.Setup != m.Setup {
-				continue
+				continue // the reference's runs of the same setup (and transform) as the compared ones
 			}
 			if len(x.Versions) > 1 {
 				return nil, Version{}, fmt.Errorf("the reference engine %s has %d versions in %s (%s)", plain(c.ref), len(x.Versions), label, versionList(x.Versions))
@@ -758,6 +770,10 @@ func cpuRatio(a, b *Cell) string {
 }
 
 func (t *DiffTable) heading() string {
+	if t.NewSetup != t.Setup && t.NewSetup != (Setup{}) {
+		return fmt.Sprintf("%s (%s) → %s (%s) on machine %s, %s runs", plain(t.Old.String()), transformWords(t.Setup), plain(t.New.String()), transformWords(t.NewSetup),
+			plain(t.OldMachine), untransformed(t.Setup))
+	}
 	if t.OldMachine == t.NewMachine {
 		return fmt.Sprintf("%s → %s on machine %s, %s runs", plain(t.Old.String()), plain(t.New.String()), plain(t.OldMachine), t.Setup)
 	}
@@ -823,4 +839,13 @@ func cellSpread(c *Cell) string {
 		return "±∞"
 	}
 	return FormatSpread(c.Rate)
+}
+
+// transformWords names a setup's transform: "untransformed", "transform
+// shuffle (seed 1)".
+func transformWords(s Setup) string {
+	if s.Transform == results.DefaultTransform {
+		return "untransformed"
+	}
+	return fmt.Sprintf("transform %s (seed %d)", plain(s.Transform), s.TransformSeed)
 }

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,10 +36,11 @@ type CompareOptions struct {
 	Results      string  // where engine versions are looked up
 	Noise        float64 // percent
 	CrossMachine bool
-	Calibrate    bool   // divide NEW's rates by the reference engine's machine factor
-	Reference    string // the reference engine
-	JSON         bool   // print the comparison as JSON (CompareReport)
-	Metric       string // time (rows timed) or instructions (rows counted)
+	Calibrate    bool     // divide NEW's rates by the reference engine's machine factor
+	Reference    string   // the reference engine
+	JSON         bool     // print the comparison as JSON (CompareReport)
+	Metric       string   // time (rows timed) or instructions (rows counted)
+	Workloads    []string // compare only these workloads ("": every one, a table each)
 }
 
 // NewCmdCompare builds "gdlperf compare OLD NEW".
@@ -95,6 +98,21 @@ factor, and NEW's rates are divided by it before any verdict. For engine
 versions looked up in --results, each side's reference runs are those that
 started nearer in time to its own runs than to the other side's.
 
+Workloads (gdlperf run --workloads) are compared each in tables of its
+own, never with each other; --workload uct (or uct,pns) compares only
+those.
+
+Rule transforms (gdlperf run --transforms) are compared as versions are:
+ENGINE[@VERSION]:TRANSFORM names the engine's runs under one transform
+(none for the untransformed rules), as in
+  gdlperf compare propnet:none propnet:optimise
+ENGINE@TRANSFORM says the same when TRANSFORM is not one of the engine's
+versions in --results (gdlperf compare propnet@none propnet@optimise). A
+side without a transform is its untransformed runs. The runs of the two
+transforms are paired by machine and setup (mode, length, workload); a
+seeded transform run with several seeds gives a table per seed. The
+verdicts, the campaign rules and the exit status are those of versions.
+
 Exit status: 0 no regression and every game judged, 3 a game got slower
 (or the geometric mean did), 4 a game newly fails, 5 inconclusive (no
 regression, but some game could not be judged), 1 the comparison could not
@@ -102,7 +120,8 @@ be made, 2 a bad command line.
 
 --json prints one JSON object instead of the tables: {"old", "new",
 "exit", "verdict", "noisePercent", "warnings", "tables": [{"oldVersion",
-"newVersion", "oldMachine", "newMachine", "setup", "overall", "geoMean",
+"newVersion", "oldMachine", "newMachine", "setup", "newSetup", "workload",
+"budget", "oldTransform", "newTransform", "overall", "geoMean",
 "geoLo", "geoHi", "machineFactor", "calibration", "contendedOld",
 "contendedNew", "games": [{"game", "verdict", "oldRate", "newRate",
 "oldRuns", "newRuns", "ratio", "lo", "hi", "p"}]}]}; a figure that does not
@@ -111,6 +130,10 @@ exist (no interval, no test) is null. The exit status is the same.`,
   gdlperf compare tupleprover@1-b795c4a0da tupleprover@1-b1af576fd4
   # two results folders; separate campaigns need a reference engine in both
   gdlperf compare old-results new-results --calibrate --reference prover
+  # two engines, the uct workload only
+  gdlperf compare prover propnet --workload uct
+  # a rule transform against the untransformed rules
+  gdlperf compare propnet:none propnet:optimise
   # for CI
   gdlperf compare propnet --json | jq '.exit'`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -149,6 +172,7 @@ exist (no interval, no test) is null. The exit status is the same.`,
 	f.Float64Var(&opts.Noise, "noise", 2, "percentage change below which a significant difference still counts as ~")
 	f.BoolVar(&opts.CrossMachine, "cross-machine", false, "compare rows of two different machines (each side on one machine)")
 	f.StringVar(&opts.Metric, "metric", "time", "what to compare: time (state changes per second) or instructions (per rollout, rows of gdlperf run --measure instructions; --noise 1 by default)")
+	f.StringSliceVar(&opts.Workloads, "workload", nil, "compare only the runs of these workloads (rollouts, uct, pns, minimax; default every workload, a table each)")
 	f.BoolVar(&opts.JSON, "json", false, "print the comparison as one JSON object (verdict, exit status, tables of games; fields in --help) instead of the tables")
 	f.BoolVar(&opts.Calibrate, "calibrate", false, "divide NEW's rates by the machine factor of the reference engine (to compare separate campaigns)")
 	f.StringVar(&opts.Reference, "reference", report.DefaultReference, "the engine whose rates measure the machine for --calibrate")
@@ -156,9 +180,16 @@ exist (no interval, no test) is null. The exit status is the same.`,
 }
 
 func runCompare(opts *CompareOptions) error {
-	old, new, err := compareSides(opts)
+	old, new, across, err := compareSides(opts)
 	if err != nil {
 		return withCode(ExitFailure, err)
+	}
+	if len(opts.Workloads) > 0 {
+		for _, s := range []*report.Side{&old, &new} {
+			if err := keepWorkloads(s, opts.Workloads); err != nil {
+				return withCode(ExitFailure, err)
+			}
+		}
 	}
 	counted := opts.Metric == results.MeasureInstructions
 	for _, s := range []*report.Side{&old, &new} {
@@ -174,7 +205,7 @@ func runCompare(opts *CompareOptions) error {
 		s.Rows = kept
 	}
 	d, err := report.CompareSides(old, new, report.DiffOptions{Noise: opts.Noise / 100, CrossMachine: opts.CrossMachine,
-		Calibrate: opts.Calibrate, Reference: opts.Reference, Counted: counted})
+		Calibrate: opts.Calibrate, Reference: opts.Reference, Counted: counted, AcrossTransforms: across})
 	if err != nil {
 		return withCode(ExitFailure, err)
 	}
@@ -246,8 +277,69 @@ func gameList(games []string) string {
 	return strings.Join(q, ", ")
 }
 
-// compareSides resolves OLD and NEW into rows.
-func compareSides(opts *CompareOptions) (report.Side, report.Side, error) {
+// keepWorkloads keeps the rows (and the context) of s of the workloads
+// named.
+func keepWorkloads(s *report.Side, workloads []string) error {
+	var have []string
+	keep := func(rows []results.Row) []results.Row {
+		var out []results.Row
+		for _, r := range rows {
+			if w := r.WorkloadName(); slices.Contains(workloads, w) {
+				out = append(out, r)
+			} else if !slices.Contains(have, w) {
+				have = append(have, w)
+			}
+		}
+		return out
+	}
+	s.Rows, s.Context = keep(s.Rows), keep(s.Context)
+	if len(s.Rows) == 0 {
+		return fmt.Errorf("%s has no runs of workload %s (its other workloads: %s); gdlperf run --workloads makes them", s.Label, strings.Join(workloads, ", "), strings.Join(have, ", "))
+	}
+	return nil
+}
+
+// keepTransform keeps the rows (and the context) of s under transform
+// name ("none": the untransformed rules).
+func keepTransform(s *report.Side, name string) error {
+	var have []string
+	keep := func(rows []results.Row) []results.Row {
+		var out []results.Row
+		for _, r := range rows {
+			if t := r.TransformName(); t == name {
+				out = append(out, r)
+			} else if !slices.Contains(have, t) {
+				have = append(have, t)
+			}
+		}
+		return out
+	}
+	s.Rows, s.Context = keep(s.Rows), keep(s.Context)
+	if len(s.Rows) == 0 {
+		slices.Sort(have)
+		return fmt.Errorf("%s has no runs under transform %s (its transforms: %s); gdlperf run --transforms makes them", s.Label, name, strings.Join(have, ", "))
+	}
+	s.Label += ":" + name
+	return nil
+}
+
+// splitTransform cuts ":TRANSFORM" off a side's argument.
+func splitTransform(arg string) (string, string) {
+	if i := strings.LastIndexByte(arg, ':'); i > 0 && i < len(arg)-1 && !isPath(arg) {
+		return arg[:i], arg[i+1:]
+	}
+	return arg, ""
+}
+
+// compareSides resolves OLD and NEW into rows; across says that a side
+// named a rule transform, so that the sides' runs are of one transform
+// each and are compared across transforms.
+func compareSides(opts *CompareOptions) (old, new report.Side, across bool, err error) {
+	args := [2]string{opts.Old, opts.New}
+	var transforms [2]string
+	for i := range args {
+		args[i], transforms[i] = splitTransform(args[i])
+	}
 	var pool *versionPool // the --results rows, loaded when a side names a version
 	loadPool := func() (*versionPool, error) {
 		if pool == nil {
@@ -259,6 +351,43 @@ func compareSides(opts *CompareOptions) (report.Side, report.Side, error) {
 		}
 		return pool, nil
 	}
+	if opts.New != "" && transforms == [2]string{} {
+		// ENGINE@TRANSFORM: a transform of the engine's rows that is not
+		// one of its versions.
+		for i, a := range args {
+			if isPath(a) || !strings.Contains(a, "@") {
+				continue
+			}
+			v := report.ParseVersion(a)
+			p, lerr := loadPool()
+			if lerr != nil {
+				break // compareSidesOf says why
+			}
+			isTransform := false
+			for _, r := range p.rows {
+				isTransform = isTransform || r.Engine == v.Engine && r.TransformName() == v.Version
+			}
+			if isTransform && !slices.Contains(p.campaign.VersionsOf(v.Engine), v) {
+				args[i], transforms[i] = v.Engine, v.Version
+			}
+		}
+	}
+	o := *opts
+	o.Old, o.New = args[0], args[1]
+	old, new, err = compareSidesOf(&o, loadPool)
+	if err != nil || transforms == [2]string{} {
+		return old, new, false, err
+	}
+	for i, s := range []*report.Side{&old, &new} {
+		if err := keepTransform(s, cmp.Or(transforms[i], results.DefaultTransform)); err != nil {
+			return old, new, false, err
+		}
+	}
+	return old, new, true, nil
+}
+
+// compareSidesOf resolves OLD and NEW into rows.
+func compareSidesOf(opts *CompareOptions, loadPool func() (*versionPool, error)) (report.Side, report.Side, error) {
 	if opts.New == "" {
 		if isPath(opts.Old) {
 			return report.Side{}, report.Side{}, fmt.Errorf("compare needs OLD and NEW; only one argument names an engine with two versions")
@@ -501,7 +630,12 @@ type CompareTable struct {
 	NewVersion   string        `json:"newVersion"`
 	OldMachine   string        `json:"oldMachine"`
 	NewMachine   string        `json:"newMachine"`
-	Setup        string        `json:"setup"`   // "2 s", "1000 rollouts, workload uct (iterations=2000)", ...
+	Setup        string        `json:"setup"`        // "2 s", "1000 rollouts, workload uct (iterations=2000)", ...
+	NewSetup     string        `json:"newSetup"`     // NEW's setup: setup but for the transform when transforms are compared
+	Workload     string        `json:"workload"`     // rollouts, uct, pns, minimax
+	Budget       string        `json:"budget"`       // the workload's budget, "" for rollouts
+	OldTransform string        `json:"oldTransform"` // "none" for the untransformed rules
+	NewTransform string        `json:"newTransform"`
 	Overall      string        `json:"overall"` // the verdict on the geometric mean
 	GeoMean      *float64      `json:"geoMean"` // new/old rate, null when no game compares
 	GeoLo        *float64      `json:"geoLo"`   // its 95% interval
@@ -546,7 +680,8 @@ func writeCompareJSON(w io.Writer, d *report.Diff, verdict error) error {
 	}
 	for _, t := range d.Tables {
 		ct := CompareTable{OldVersion: t.Old.String(), NewVersion: t.New.String(), OldMachine: t.OldMachine, NewMachine: t.NewMachine,
-			Setup: t.Setup.String(), Overall: string(t.Overall), GeoMean: finite(t.Summary.GeoMean), GeoLo: finite(t.Summary.GeoLo),
+			Setup: t.Setup.String(), NewSetup: t.NewSetup.String(), Workload: t.Setup.Workload, Budget: t.Setup.Budget,
+			OldTransform: t.Setup.Transform, NewTransform: t.NewSetup.Transform, Overall: string(t.Overall), GeoMean: finite(t.Summary.GeoMean), GeoLo: finite(t.Summary.GeoLo),
 			GeoHi: finite(t.Summary.GeoHi), Factor: t.Factor, Calibration: t.Calibration, Games: []CompareGame{}}
 		// The pair is (A, B) = (new, old).
 		ct.ContendedNew, ct.ContendedOld = t.Summary.ContendedA, t.Summary.ContendedB

@@ -61,6 +61,8 @@ func TestNewCmdCompareOptions(t *testing.T) {
 			CompareOptions{Old: "a", New: "b", Results: "r", Noise: 5, CrossMachine: true, Calibrate: true, Reference: "tupleprover", Metric: "time", JSON: true}, 0},
 		{"instructions", []string{"a", "b", "--metric", "instructions"},
 			CompareOptions{Old: "a", New: "b", Results: "gdlperf-results", Noise: 1, Reference: "prover", Metric: "instructions"}, 0},
+		{"workloads", []string{"a", "b", "--workload", "uct,pns"},
+			CompareOptions{Old: "a", New: "b", Results: "gdlperf-results", Noise: 2, Reference: "prover", Metric: "time", Workloads: []string{"uct", "pns"}}, 0},
 		{"negative noise", []string{"a", "b", "--noise", "-1"}, CompareOptions{}, ExitUsage},
 	}
 	for _, tt := range tests {
@@ -397,4 +399,109 @@ func TestCompareAllContendedSaysSo(t *testing.T) {
 	assert.Regexp(t, `BASE/ticTacToe/JRFsaQ\s+contended\s+contended`, stdout)
 	assert.NotContains(t, stdout, "failed  ")
 	assert.Contains(t, stdout, "every ok run of both was contended")
+}
+
+// compare works per workload: two engines of a campaign with the rollouts,
+// uct and pns workloads (and transformed rollouts) get a table per
+// workload and transform, each with its own ratios, never one that mixes
+// them; --workload keeps the tables of the workloads named.
+func TestCompareWorkloads(t *testing.T) {
+	dir := writeRows(t, reporttest.DimensionRows())
+	tests := []struct {
+		name          string
+		args          []string
+		wantCode      int
+		wantWorkloads []string // of the JSON tables, in order
+		wantGeo       []float64
+		wantErr       string
+	}{
+		{"every workload", nil, ExitOK, []string{"rollouts", "rollouts", "rollouts", "uct", "pns"}, []float64{5.65, 4.34, 11.3, 3.01, 2.01}, ""},
+		{"uct", []string{"--workload", "uct"}, ExitOK, []string{"uct"}, []float64{3.01}, ""},
+		{"uct and pns", []string{"--workload", "pns,uct"}, ExitOK, []string{"uct", "pns"}, []float64{3.01, 2.01}, ""},
+		{"missing", []string{"--workload", "minimax"}, ExitFailure, nil, nil, "prover@1-aaa has no runs of workload minimax (its other workloads: rollouts, uct, pns)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, append([]string{"compare", "--results", dir, "prover", "propnet", "--json"}, tt.args...)...)
+			require.Equal(t, tt.wantCode, code, stderr)
+			if tt.wantErr != "" {
+				assert.Contains(t, stderr, tt.wantErr)
+				return
+			}
+			var rep CompareReport
+			require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
+			var workloads []string
+			for i, tb := range rep.Tables {
+				workloads = append(workloads, tb.Workload)
+				require.NotNil(t, tb.GeoMean)
+				assert.InDelta(t, tt.wantGeo[i], *tb.GeoMean, 0.01, tb.Setup)
+				assert.Equal(t, "faster", tb.Overall)
+				assert.Equal(t, tb.OldTransform, tb.NewTransform, "versions are compared within one transform")
+				if tb.Workload == "uct" {
+					assert.Equal(t, "iterations=200", tb.Budget)
+				}
+			}
+			assert.Equal(t, tt.wantWorkloads, workloads)
+		})
+	}
+	// The text says the workload of each table.
+	code, stdout, stderr := run(t, "compare", "--results", dir, "prover", "propnet", "--workload", "uct")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stdout, "prover@1-aaa → propnet@2-bbb on machine m1-fingerprint, 2 s, workload uct (iterations=200) runs")
+	assert.Equal(t, 1, strings.Count(stdout, "summary:"))
+}
+
+// compare compares rule transforms as it compares versions, with the same
+// verdicts and exit codes: ENGINE:TRANSFORM (or ENGINE@TRANSFORM when
+// TRANSFORM is no version of the engine); a side without one is the
+// untransformed runs.
+func TestCompareTransforms(t *testing.T) {
+	dir := writeRows(t, reporttest.DimensionRows())
+	tests := []struct {
+		name        string
+		args        []string
+		wantCode    int
+		wantHeading string
+		wantVerdict string // of every game
+		wantErr     string
+	}{
+		{"slower under shuffle", []string{"prover:none", "prover:shuffle"}, ExitRegression,
+			"prover@1-aaa (untransformed) → prover@1-aaa (transform shuffle (seed 1)) on machine m1-fingerprint, 2 s runs", "slower", ""},
+		{"the issue's spelling", []string{"prover@none", "prover@optimise"}, ExitOK,
+			"prover@1-aaa (untransformed) → prover@1-aaa (transform optimise (seed 1)) on machine m1-fingerprint, 2 s runs", "faster", ""},
+		{"a version and a transform", []string{"prover@1-aaa:none", "prover@1-aaa:shuffle"}, ExitRegression, "", "slower", ""},
+		{"no transform is none", []string{"propnet", "propnet:shuffle"}, ExitOK, "", "~", ""},
+		{"the other way", []string{"prover:shuffle", "prover"}, ExitOK, "", "faster", ""},
+		{"unknown transform", []string{"propnet:none", "propnet:nothing"}, ExitFailure, "", "",
+			"propnet@2-bbb has no runs under transform nothing (its transforms: none, optimise, shuffle)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, append([]string{"compare", "--results", dir}, tt.args...)...)
+			require.Equal(t, tt.wantCode, code, stderr)
+			if tt.wantErr != "" {
+				assert.Contains(t, stderr, tt.wantErr)
+				return
+			}
+			if tt.wantHeading != "" {
+				assert.Contains(t, stdout, tt.wantHeading+"\n")
+			}
+			assert.Equal(t, 1, strings.Count(stdout, "summary:"), "one table: the rollouts runs, the only ones under a transform")
+			assert.Contains(t, stdout, "summary: 3 games: "+map[string]string{"slower": "0 faster, 3 slower", "faster": "3 faster, 0 slower", "~": "0 faster, 0 slower, 3 ~"}[tt.wantVerdict])
+		})
+	}
+	// The JSON names the transforms.
+	code, stdout, stderr := run(t, "compare", "--results", dir, "prover:none", "prover:shuffle", "--json")
+	require.Equal(t, ExitRegression, code, stderr)
+	var rep CompareReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
+	require.Len(t, rep.Tables, 1)
+	tb := rep.Tables[0]
+	assert.Equal(t, "none", tb.OldTransform)
+	assert.Equal(t, "shuffle", tb.NewTransform)
+	assert.Equal(t, "2 s, transform shuffle (seed 1)", tb.NewSetup)
+	assert.Equal(t, "slower", tb.Overall)
+	assert.Equal(t, "prover@1-aaa:none", rep.Old)
+	require.NotNil(t, tb.GeoHi)
+	assert.Less(t, *tb.GeoHi, 0.98, "the interval agrees with the verdict")
 }
