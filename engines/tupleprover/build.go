@@ -53,9 +53,8 @@ func build(g *gdl.Game, opts []Option, design string, tight bool) (m *Machine, e
 	if err := b.warm(); err != nil {
 		return nil, err
 	}
-	// The rate with the final join orders decides between the designs.
-	m.warmRate = 0
-	m.remeasure()
+	// The cost with the final join orders decides between the designs.
+	m.measure()
 	return m, nil
 }
 
@@ -71,7 +70,8 @@ func newMachine(opts []Option, design string, tight bool) *Machine {
 	if tight {
 		m.maxCells = firstMaxCells
 		m.maxTerms = firstMaxTerms
-		m.limitAt = time.Now().Add(staticBudget)
+		m.limitAt = time.Now().Add(staticCap)
+		m.limitWork = staticWork
 	}
 	return m
 }
@@ -214,6 +214,7 @@ func (b *builder) computeStatic() error {
 		}
 	}
 	m.limitAt = time.Time{}
+	m.limitWork = 0
 	b.c.initEstimates(m.initRel)
 	return nil
 }

@@ -164,7 +164,7 @@ func TestDebugMagic(t *testing.T) {
 		t.Fatal(err)
 	}
 	m1, err1 := build(g, nil, designBottomUp, true)
-	fmt.Println("first", err1, m1.warmRate)
+	fmt.Println("first", err1, m1.cost)
 	whole := map[gdl.Symbol]bool{}
 	start := time.Now()
 	var m *Machine
@@ -187,7 +187,7 @@ func TestDebugMagic(t *testing.T) {
 		whole[orig[ce.negated]] = true
 	}
 	if m != nil {
-		fmt.Println("rate", m.warmRate)
+		fmt.Println("rate", m.cost)
 	}
 	fmt.Println("magic", time.Since(start), err)
 }
@@ -227,13 +227,64 @@ func TestDebugBoth(t *testing.T) {
 		m1, err1 := build(g, nil, designBottomUp, true)
 		var r1, r2 float64
 		if err1 == nil {
-			r1 = m1.warmRate
+			r1 = m1.cost
 		}
 		g2, _ := gdl.MagicSets(g, m1.static, map[gdl.Symbol]bool{})
 		m2, err2 := build(g2, nil, designMagic, false)
 		if err2 == nil {
-			r2 = m2.warmRate
+			r2 = m2.cost
 		}
 		fmt.Printf("%-26s bottom-up %10.0f  magic %10.0f  %v %v\n", name, r1, r2, err1, err2)
+	}
+}
+
+// TestDebugCalibrate prints, for each base game of TP_CALIBRATE=g1,g2 and
+// each design forced, the setup's work and time, the work per question of
+// the warm-up (the cost that chooses the design), and the rollouts' time
+// per unit of work and state changes per second, to check that the work
+// counts follow the time.
+func TestDebugCalibrate(t *testing.T) {
+	names := os.Getenv("TP_CALIBRATE")
+	if names == "" {
+		t.Skip()
+	}
+	for _, name := range strings.Split(names, ",") {
+		path := "/work/shared/gamerepo-mirror/base/" + name + "/" + name + ".kif"
+		g, err := gdl.LoadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		chosen, err := New(g, WithDeadline(time.Now().Add(60*time.Second)))
+		if err != nil {
+			fmt.Printf("%-24s %v\n", name, err)
+			continue
+		}
+		setup := time.Since(start)
+		var rates [2]float64
+		var costs [2]float64
+		for i, d := range []string{designBottomUp, designMagic} {
+			start := time.Now()
+			m, err := New(g, WithDesign(d), WithDeadline(time.Now().Add(60*time.Second)))
+			if err != nil {
+				fmt.Printf("%-24s %-10s %v\n", name, d, err)
+				continue
+			}
+			st0 := time.Since(start)
+			w0 := m.work()
+			m.SetDeadline(time.Now().Add(20 * time.Second))
+			st, err := rollout.Run(m, time.Second, 1)
+			w := m.work() - w0
+			rates[i] = float64(st.StateChanges) / st.Elapsed.Seconds()
+			costs[i] = m.cost
+			fmt.Printf("%-24s %-10s setup %8d work %6.0f ms  cost %8.0f  rollouts %6.1f ns/work %9.0f states/s %v\n",
+				name, d, w0, float64(st0.Microseconds())/1000, m.cost, float64(st.Elapsed.Nanoseconds())/float64(max(w, 1)), rates[i], err)
+		}
+		byTime := designBottomUp
+		if rates[0]*preferBottomUp < rates[1] {
+			byTime = designMagic
+		}
+		fmt.Printf("%-24s chosen %s in %s (setup work %d); by the rollouts' time %s; cost ratio bottom-up/magic %.2f, rate ratio %.2f\n",
+			name, chosen.Design(), setup.Round(time.Millisecond), chosen.work(), byTime, costs[0]/costs[1], rates[1]/rates[0])
 	}
 }

@@ -17,11 +17,22 @@ const (
 	// rewriting then computes only what the questions ask.
 	firstMaxCells = 10_000_000
 	firstMaxTerms = 1_000_000
-	staticBudget  = 5 * time.Second
-	warmQuestion  = 300 * time.Millisecond
 	magicBudget   = 15 * time.Second // for the rewritings of one game
-	// magic sets must be this much faster while warming up to be chosen
+	// magic sets must do this much less work per question while warming
+	// up to be chosen
 	preferBottomUp = 1.25
+
+	// The budgets that choose between designs and join orders are work
+	// (Machine.work), not time, so that every process of a game chooses
+	// the same and does the same work (instruction counts agree). Each
+	// keeps a time cap as a safety net, far above what the work takes.
+	staticWork       = 100_000_000 // the static relations of the first attempt (seconds)
+	staticCap        = 20 * time.Second
+	warmSteps        = 200       // steps the warm-up plays, at most
+	warmWork         = 6_000_000 // work the warm-up does, at most (0.2-0.7 s)
+	warmCap          = 10 * time.Second
+	warmQuestionWork = 4_000_000 // one question while warming up (0.1-0.5 s)
+	warmQuestionCap  = 5 * time.Second
 )
 
 type abort struct{ err error }
@@ -44,6 +55,15 @@ func (m *Machine) guard(err *error) {
 }
 
 func (m *Machine) tick() {
+	if m.qWork > 0 && m.work()-m.qFrom > m.qWork {
+		m.fail(engines.Errorf(engines.ResourceLimit, "one question did over %d operations", m.qWork))
+	}
+	if m.limitWork > 0 && m.work() > m.limitWork {
+		m.fail(engines.Errorf(engines.ResourceLimit, "the static relations took over %d operations to compute", m.limitWork))
+	}
+	if m.st.size() > m.maxTerms {
+		m.fail(engines.Errorf(engines.ResourceLimit, "the game made more than %d ground terms", m.maxTerms))
+	}
 	if m.qStart.IsZero() {
 		m.qStart = time.Now()
 		return
@@ -53,13 +73,10 @@ func (m *Machine) tick() {
 		m.fail(engines.Errorf(engines.ResourceLimit, "one question took over %s", m.budget))
 	}
 	if !m.limitAt.IsZero() && now.After(m.limitAt) {
-		m.fail(engines.Errorf(engines.ResourceLimit, "the static relations took over %s to compute", staticBudget))
+		m.fail(engines.Errorf(engines.ResourceLimit, "the static relations took over %s to compute", staticCap))
 	}
 	if !m.deadline.IsZero() && now.After(m.deadline) {
 		m.fail(engines.Errorf(engines.ResourceLimit, "the tuple prover ran past its time budget"))
-	}
-	if m.st.size() > m.maxTerms {
-		m.fail(engines.Errorf(engines.ResourceLimit, "the game made more than %d ground terms", m.maxTerms))
 	}
 }
 
@@ -67,6 +84,7 @@ func (m *Machine) tick() {
 // the current state or joint move.
 func (m *Machine) ensure(units []*unit) {
 	m.qStart = time.Time{}
+	m.qFrom = m.work()
 	for _, u := range units {
 		g := m.stateGen
 		if u.scope == scopeMove {
@@ -269,6 +287,7 @@ func (m *Machine) exec(p *plan, i int) bool {
 			lo, hi = r.dlo, r.dhi
 		}
 		if o.ix == nil {
+			m.scanned += uint64(hi - lo)
 			for row := lo; row < hi; row++ {
 				if m.matchRow(o, r, row) && m.exec(p, i+1) && i >= p.hg {
 					return true
@@ -362,6 +381,7 @@ func (m *Machine) emit(p *plan) {
 			t[i], _ = m.value(&p.headArgs[i], true)
 		}
 	}
+	m.emits++
 	if p.head.add(t) {
 		m.cells += int64(p.head.width)
 		if m.cells > m.maxCells {

@@ -42,7 +42,13 @@
 // sets (magic.go), which computes only the tuples that the questions demand,
 // as top-down tabling would, and is evaluated by the same machinery. Each
 // plays up to 200 random steps while it warms up; the sizes of the relations
-// seen then also reorder the joins. Bottom-up wins on most games; magic sets
+// seen then also reorder the joins, and the same steps played again with the
+// final join orders give its work per question, which chooses the design.
+// Work is counted (operations run, tuples emitted, rows scanned, facts
+// loaded), never timed, and the warm-up is bounded by counts, so that every
+// process makes the same choices for a game and does the same work per
+// rollout (instruction counts of two processes agree); time caps remain
+// only as safety nets. Bottom-up wins on most games; magic sets
 // on games with relations written for a top-down reader (chess-like threat
 // tests, list-building paths, amazons' moves ignoring a square), which
 // bottom-up cannot compute whole within its budgets.
@@ -52,6 +58,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -126,9 +133,14 @@ type Machine struct {
 
 	// budgets
 	cells    int64
-	steps    uint64
+	steps    uint64 // operations run (exec calls)
+	emits    uint64 // head tuples emitted
+	scanned  uint64 // rows of full scans
+	loads    uint64 // state facts loaded
 	qStart   time.Time
 	budget   time.Duration
+	qFrom    uint64 // the work done when the current question started
+	qWork    uint64 // its budget of work; 0 for none
 	deadline time.Time
 
 	moves    [][]engines.Move
@@ -137,13 +149,16 @@ type Machine struct {
 
 	// warming up: relation sizes are sampled for the join orders
 	sampling bool
-	warmRate float64 // questions per second while warming up
+	// cost is the work per question of the warm-up rollouts with the
+	// final join orders; it chooses the design
+	cost float64
 
-	maxCells int64
-	maxTerms int
-	limitAt  time.Time           // the static relations' budget
-	static   map[gdl.Symbol]bool // static relations computed
-	design   string
+	maxCells  int64
+	maxTerms  int
+	limitAt   time.Time           // the static relations' time cap
+	limitWork uint64              // and their budget of work; 0 for none
+	static    map[gdl.Symbol]bool // static relations computed
+	design    string
 }
 
 var _ engines.Machine = (*Machine)(nil)
@@ -158,8 +173,10 @@ func WithDeadline(t time.Time) Option { return func(m *Machine) { m.deadline = t
 // New compiles a game and computes its static relations. It compiles the
 // rules as they are (plain bottom-up evaluation) and rewritten with magic
 // sets (see gdl.MagicSets), which computes only the tuples the questions
-// demand; each plays a few random steps while it warms up, and the faster
-// is kept. A design whose relations grow too large or too slow is dropped.
+// demand; each plays a few random steps while it warms up, and the one
+// that does less work per question (counted, not timed: magic sets must do
+// preferBottomUp times less) is kept. A design whose relations grow too
+// large or too slow is dropped.
 func New(g *gdl.Game, opts ...Option) (*Machine, error) {
 	var o Machine
 	for _, f := range opts {
@@ -197,28 +214,29 @@ func New(g *gdl.Game, opts ...Option) (*Machine, error) {
 	case err2 != nil:
 		return m, nil
 	case err == nil:
-		// Measured one after the other, the rates move with the machine's
-		// load: measure both twice more, alternately, and keep the best.
-		for range 2 {
-			m.remeasure()
-			m2.remeasure()
-		}
-		if m.warmRate*preferBottomUp >= m2.warmRate {
+		// Work counted, not time, so that every process chooses the same.
+		if m.cost <= preferBottomUp*m2.cost {
 			return m, nil
 		}
 	}
 	return m2, nil
 }
 
-// remeasure plays the warm-up rollouts again and keeps the better rate.
-func (m *Machine) remeasure() {
-	_, r := m.play(false, 200, 50*time.Millisecond, 400*time.Millisecond)
-	m.warmRate = max(m.warmRate, r)
+// measure plays the warm-up rollouts again, with the final join orders,
+// and keeps their work per question as the machine's cost.
+func (m *Machine) measure() {
+	_, m.cost = m.play(false, warmSteps, warmWork, warmCap)
 	m.cur = nil
 	m.movesValid = false
 	m.stateGen++
 	m.moveGen++
 }
+
+// work is the work the machine has done: operations run, head tuples
+// emitted, rows scanned whole and state facts loaded. It counts what the time of a question
+// goes to, and the same in every process, so the warm-up and the choice of
+// design are measured with it instead of the clock.
+func (m *Machine) work() uint64 { return m.steps + m.emits + m.scanned + m.loads }
 
 // buildMagic builds the game rewritten with magic sets. Magic sets can
 // close a cycle through a negation; the relation negated is then computed
@@ -263,30 +281,37 @@ func (m *Machine) Design() string { return m.design }
 // warmUp plays random steps with sampling on, for the join orders, and
 // reports whether it saw any state.
 func (m *Machine) warmUp() bool {
-	sampled, _ := m.play(true, 200, 0, 500*time.Millisecond)
+	sampled, _ := m.play(true, warmSteps, warmWork, warmCap)
 	return sampled
 }
 
-// play plays random rollouts (the same ones for every design) for at least
-// minSteps steps and minTime, at most maxTime, each question within
-// warmQuestion, and returns whether it saw a state and the questions
-// answered per second. Game errors end it: the rollouts will meet them.
-func (m *Machine) play(sample bool, minSteps int, minTime, maxTime time.Duration) (seen bool, rate float64) {
+// play plays random rollouts (the same ones for every design) for steps
+// steps, or until they have done work work, each question within
+// warmQuestionWork, and returns whether it saw a state and the work per
+// question. Game errors end it: the rollouts will meet them. The bounds are
+// counts, so that two processes play the same; maxTime and warmQuestionCap
+// are only safety nets for a game whose work is slow to count.
+func (m *Machine) play(sample bool, steps int, work uint64, maxTime time.Duration) (seen bool, cost float64) {
 	m.sampling = sample
-	m.budget = warmQuestion
+	m.budget = warmQuestionCap
+	m.qWork = warmQuestionWork
 	questions := 0
 	start := time.Now()
+	from := m.work()
 	defer func() {
 		m.sampling = false
 		m.budget = maxQuestion
-		rate = float64(questions) / time.Since(start).Seconds()
+		m.qWork = 0
+		cost = math.Inf(1)
+		if questions > 0 {
+			cost = float64(m.work()-from) / float64(questions)
+		}
 	}()
 	rng := rand.New(rand.NewPCG(1, 2))
 	joint := make([]engines.Move, len(m.roles))
-	steps := 0
+	played := 0
 	more := func() bool {
-		d := time.Since(start)
-		return (steps < minSteps || d < minTime) && d < maxTime
+		return played < steps && m.work()-from < work && time.Since(start) < maxTime
 	}
 	for more() {
 		s0, err := m.Initial()
@@ -320,7 +345,7 @@ func (m *Machine) play(sample bool, minSteps int, minTime, maxTime time.Duration
 				return
 			}
 			questions++
-			steps++
+			played++
 		}
 	}
 	return
@@ -466,6 +491,7 @@ func (m *Machine) setState(s *state) {
 		t.rel.clear()
 	}
 	st := m.st
+	m.loads += uint64(len(s.facts))
 	for _, f := range s.facts {
 		m.inState[f] = m.stamp
 		k := m.trueOf[f]
