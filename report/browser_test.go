@@ -80,8 +80,12 @@ func TestBrowser(t *testing.T) {
 	}
 	dir := t.TempDir()
 	require.NoError(t, renderFixture(t, WithVerdicts(rt.CheckRows())).Write(dir))
+	// The site of workloads and transforms, with its uct charts.
+	dims := t.TempDir()
+	require.NoError(t, renderDimensions(t, WithGameInfo(builtinInfo)).Write(dims))
 	pages := []struct {
 		name    string
+		dims    bool // a page of the site of workloads and transforms
 		path    string
 		height  int // of the window: the screenshot shows the charts
 		wantDOM []string
@@ -89,7 +93,7 @@ func TestBrowser(t *testing.T) {
 		colour  [3]uint8 // a colour the screenshot must show
 		pixels  int      // at least this many pixels of it
 	}{
-		{"index", "index.html", 3200, []string{`<table class="matrix">`, `propnet@2-bbb`, `&lt;script&gt;alert("x")&lt;/script&gt;`, `<h2 id="correctness">`, `<td class="wrong"`,
+		{"index", false, "index.html", 3200, []string{`<table class="matrix">`, `propnet@2-bbb`, `&lt;script&gt;alert("x")&lt;/script&gt;`, `<h2 id="correctness">`, `<td class="wrong"`,
 			// the lead: one sentence per engine, agreeing with the verdicts
 			`propnet@3-ccc</a> ran <strong class="good">5.110× faster than</strong>`,
 			`(geometric mean of the speedup per game over 4 games, 95% interval [2.358, 11.07]; 4 games excluded)`,
@@ -102,24 +106,40 @@ func TestBrowser(t *testing.T) {
 			// ranking: propnet@3 (5.1×) before propnet@2 (4.7×) before the baseline before solo (no common game)
 			[]string{`1-fingerprint_2_s`, `propnet@3-ccc</a> ran`, `propnet@2-bbb</a> ran`, `prover@1-aaa</a> is the baseline`, `solo@1</a> could not be compared`},
 			[3]uint8{0x1a, 0x98, 0x50}, 200}, // the matrix's fastest cells
-		{"engine", engineHref(propnet2), 2600, []string{`<svg class="chart"`, `<path`, `Against the baseline`, `<title>BASE/ticTacToe/JRFsaQ: 5.000×, 95% interval`}, nil,
+		{"engine", false, engineHref(propnet2), 2600, []string{`<svg class="chart"`, `<path`, `Against the baseline`, `<title>BASE/ticTacToe/JRFsaQ: 5.000×, 95% interval`}, nil,
 			[3]uint8{0x44, 0x77, 0xaa}, 200}, // the dots of the rate chart (a log axis: its rates span 70×)
-		{"engine-mismatch", engineHref(propnet3), 3000, []string{`<svg class="chart"`, `<h3>Mismatches</h3>`, `<details open="">`, `&lt;b&gt;more&lt;/b&gt;`}, nil,
+		{"engine-mismatch", false, engineHref(propnet3), 3000, []string{`<svg class="chart"`, `<h3>Mismatches</h3>`, `<details open="">`, `&lt;b&gt;more&lt;/b&gt;`}, nil,
 			[3]uint8{0x44, 0x77, 0xaa}, 2000},
-		{"game", gameHref(rt.TicTacToe), 1500, []string{`<svg class="chart"`, `<h3>Engines, fastest first</h3>`}, nil,
+		{"game", false, gameHref(rt.TicTacToe), 1500, []string{`<svg class="chart"`, `<h3>Engines, fastest first</h3>`}, nil,
 			[3]uint8{0x44, 0x77, 0xaa}, 1000},
 		// the pair chart is the ratio per game (a dot each, titled), not a scatter of the rates
-		{"pair", pairHref(versionPair{propnet3, propnet2}), 1400, []string{`<svg class="chart"`, `<title>BASE/connectFour/WAIKTw: 0.7500×, 95% interval [0.7379, 0.7623], significantly slower</title>`,
+		{"pair", false, pairHref(versionPair{propnet3, propnet2}), 1400, []string{`<svg class="chart"`, `<title>BASE/connectFour/WAIKTw: 0.7500×, 95% interval [0.7379, 0.7623], significantly slower</title>`,
 			`<title>BASE/breakthrough/TGxk-g: 1.000×, 95% interval [0.9874, 1.013], no significant difference</title>`}, nil,
 			[3]uint8{0xcc, 0x33, 0x11}, 20}, // the dot of a significantly slower game
-		{"history", historyHref("propnet"), 1400, []string{`<h1>History of propnet</h1>`, `<svg class="chart"`,
+		{"history", false, historyHref("propnet"), 1400, []string{`<h1>History of propnet</h1>`, `<svg class="chart"`,
 			`<title>propnet@3-ccc (first run 2026-01-11): 1.001× the speed of propnet@2-bbb, geometric mean over 5 games, 95% interval [0.7889, 1.270]</title>`},
 			[]string{`propnet@2-bbb</a></td><td class="nw">2026-01-11`, `propnet@3-ccc</a></td><td class="nw">2026-01-11`},
 			[3]uint8{0x66, 0x66, 0x66}, 20}, // the ring of a version not significantly different
+		// the views of workloads and transforms
+		{"index-workloads-transforms", true, "index.html", 2400, []string{`<nav class="workloads">Read per workload: <a href="#lead-machine-m1-fingerprint_2_s-`,
+			`Robustness to rule transforms</h2>`, `<strong class="good">is robust</strong>`, `<strong class="bad">is not robust</strong>`},
+			[]string{`>rollouts</a>`, `>uct</a>`, `>pns</a>`, `5.646× faster than`, `workload uct (iterations=200) runs</h2>`, `3.010× faster than`, `Robustness to rule transforms`},
+			[3]uint8{0x22, 0x88, 0x33}, 50}, // the lead charts' significantly faster games
+		{"engine-transforms", true, engineHref(prover1), 2000, []string{`Sensitivity to rule transforms`, `<svg class="chart" role="img" aria-label="rate of prover@1-aaa under each transform`,
+			`<title>shuffle on BUILTIN/tictactoe/UxIcqg: 0.5000×, 95% interval [0.4926, 0.5075], significantly slower</title>`, `0.9× and 1.1× (within 10%: robust)`}, nil,
+			[3]uint8{0xcc, 0x33, 0x11}, 20}, // the dots of the games slower under shuffle
+		{"game-uct-transforms", true, gameHref(rt.BuiltinTicTacToe), 7000, []string{`<h3>Under each rule transform</h3>`, `<h3>Root moves by iterations</h3>`,
+			`<title>xplayer (mark 3 3) after 10 iterations: mean 100.00 over 1 visits</title>`, `aria-label="mean value of each root move against uct iterations on BUILTIN/tictactoe/UxIcqg"`},
+			[]string{`Under each rule transform`, `workload uct (iterations=200) runs</h2>`, `Root moves by iterations`},
+			[3]uint8{0xee, 0x66, 0x77}, 50}, // a line of the uct chart
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
-			url := "file://" + filepath.Join(dir, filepath.FromSlash(p.path))
+			root := dir
+			if p.dims {
+				root = dims
+			}
+			url := "file://" + filepath.Join(root, filepath.FromSlash(p.path))
 			dom, stderr := runChromium(t, "--dump-dom", url)
 			for _, want := range p.wantDOM {
 				assert.Contains(t, dom, want)

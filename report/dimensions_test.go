@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rt "github.com/gdlperf/gdlperf/report/reporttest"
+	"github.com/gdlperf/gdlperf/results"
 )
 
 func renderDimensions(t *testing.T, opts ...Option) *Site {
@@ -203,4 +204,38 @@ func TestCompareAcross(t *testing.T) {
 	}
 	assert.InDelta(t, 0.5016, p.Summary.GeoMean, 1e-4)
 	assert.Equal(t, -1, p.Summary.Overall)
+}
+
+// CompareSides pairs the groups of two transforms only when asked to
+// (AcrossTransforms); a transform run with two seeds gives two tables.
+func TestCompareSidesAcrossTransforms(t *testing.T) {
+	var none, shuffle []results.Row
+	for _, r := range rt.DimensionRows() {
+		if r.Engine != "prover" || r.Workload != "" {
+			continue
+		}
+		switch r.Transform {
+		case "":
+			none = append(none, r)
+		case "shuffle":
+			shuffle = append(shuffle, r)
+			r.TransformSeed, r.RunKey = 2, r.RunKey+"-2"
+			shuffle = append(shuffle, r)
+		}
+	}
+	old, new := Side{Label: "none", Rows: none}, Side{Label: "shuffle", Rows: shuffle}
+	_, err := CompareSides(old, new, DiffOptions{Noise: 0.02})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "have no runs of the same setup on the same machine")
+	d, err := CompareSides(old, new, DiffOptions{Noise: 0.02, AcrossTransforms: true})
+	require.NoError(t, err)
+	require.Len(t, d.Tables, 2, "a table per seed")
+	for i, tb := range d.Tables {
+		assert.Equal(t, "none", tb.Setup.Transform)
+		assert.Equal(t, "shuffle", tb.NewSetup.Transform)
+		assert.Equal(t, uint64(i+1), tb.NewSetup.TransformSeed)
+		assert.Equal(t, Slower, tb.Overall)
+		assert.Equal(t, 3, tb.Count(Slower))
+		assert.Contains(t, tb.heading(), "prover@1-aaa (untransformed) → prover@1-aaa (transform shuffle (seed")
+	}
 }
