@@ -50,7 +50,7 @@ type UCTChart struct {
 // Defaults of UCTChart.
 const (
 	DefaultUCTIterations = 2000
-	DefaultUCTTimeout    = 30 * time.Second
+	DefaultUCTTimeout    = 5 * time.Second
 )
 
 // maxUCTLines is the most moves a uct chart draws (those most visited at
@@ -157,8 +157,12 @@ func (b *builder) uctChart(m *Group, game string) *uctView {
 	var stop string
 	for _, it := range uctPoints(top) {
 		res, err := workload.Run(m0, workload.UCT, workload.Budget{Iterations: it}, seed, deadline)
+		if err != nil && time.Now().After(deadline) {
+			stop = fmt.Sprintf("The replay of %d iterations did not finish within the report's %s for this chart (gdlperf report --uct-chart-seconds): the chart stops at the last point that did.", it, timeout)
+			break
+		}
 		if err != nil {
-			stop = fmt.Sprintf("The replay of %d iterations did not finish (%s): the chart stops at the last point that did.", it, plain(oneLine(err.Error())))
+			stop = fmt.Sprintf("The replay of %d iterations failed: %s.", it, plain(oneLine(err.Error())))
 			break
 		}
 		points, roots = append(points, it), append(roots, res.UCT)

@@ -94,7 +94,7 @@ func TestUCTChart(t *testing.T) {
 	})
 	t.Run("out of time", func(t *testing.T) {
 		page := string(renderDimensions(t, WithGameInfo(builtinInfo), WithUCTChart(UCTChart{Timeout: time.Nanosecond})).Page(gameHref(rt.BuiltinTicTacToe)))
-		assert.Contains(t, page, "No uct chart: The replay of 10 iterations did not finish")
+		assert.Contains(t, page, "No uct chart: The replay of 10 iterations did not finish within the report&#39;s 1ns for this chart")
 	})
 }
 

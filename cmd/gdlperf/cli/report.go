@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +29,7 @@ type ReportOptions struct {
 	Blacklist string
 	// UCTIterations caps the uct charts of the game pages (0: none).
 	UCTIterations int64
+	UCTSeconds    float64 // the replays of one uct chart stop after this long
 }
 
 // NewCmdReport builds "gdlperf report": the static site of a campaign.
@@ -92,6 +94,7 @@ bytes for the same rows. The path of the index is printed on stdout.`,
 	f.StringVar(&opts.Title, "title", "gdlperf results", "title of the index page")
 	f.StringVar(&opts.Cache, "cache", "", "game cache to read the games' metadata and rules from (default $GDLPERF_CACHE or the user cache)")
 	f.Int64Var(&opts.UCTIterations, "uct-chart-iterations", report.DefaultUCTIterations, "the most iterations a game page's uct chart replays with the prover (0: no uct charts)")
+	f.Float64Var(&opts.UCTSeconds, "uct-chart-seconds", report.DefaultUCTTimeout.Seconds(), "how long the replays of one uct chart may take (the chart stops at the last point done)")
 	f.StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "blacklist file whose reasons the game pages show (./blacklist.txt if present; a missing file is an empty one)")
 	return cmd
 }
@@ -112,7 +115,7 @@ func runReport(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	uct := report.UCTChart{MaxIterations: opts.UCTIterations}
+	uct := report.UCTChart{MaxIterations: opts.UCTIterations, Timeout: time.Duration(opts.UCTSeconds * float64(time.Second))}
 	if opts.UCTIterations <= 0 {
 		uct.MaxIterations = -1
 	}
