@@ -452,7 +452,7 @@ func (c Counter) MeasureInstructions(ctx context.Context, e *Engine, n int, seed
 	}
 	m.Spread = float64(max(countRange(m.Smalls), countRange(m.Larges))) / float64(m.Work)
 	if k > 1 {
-		m.Outcome.Flags = append(m.Outcome.Flags, fmt.Sprintf("counted in %d processes a size, medians taken; they differed by up to %.3f%% of the work", k, 100*m.Spread))
+		m.Outcome.Flags = append(m.Outcome.Flags, fmt.Sprintf("medians of %d processes a size, whose counts differed by up to %.3f%% of the work", k, 100*m.Spread))
 	}
 	if m.Work < SteadyWork {
 		// 2·SteadyWork instructions: the noise of a process is 0.1 %.

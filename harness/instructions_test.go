@@ -421,10 +421,10 @@ func TestMeasureInstructionsMedian(t *testing.T) {
 		wantFlag  string
 	}{
 		{name: "one process a size: the outlier is in the figure", k: 1, outlierAt: 2, wantPer: 1000 + 50000/10.0, wantK: 1},
-		{name: "default: 3 processes a size", k: 0, outlierAt: 0, wantPer: 1000, wantK: 3, wantFlag: "counted in 3 processes a size, medians taken; they differed by up to 0.000% of the work"},
-		{name: "an outlier of the larger size is left out", k: 3, outlierAt: 4, wantPer: 1000, wantK: 3, wantFlag: "they differed by up to 500.000% of the work"},
+		{name: "default: 3 processes a size", k: 0, outlierAt: 0, wantPer: 1000, wantK: 3, wantFlag: "medians of 3 processes a size, whose counts differed by up to 0.000% of the work"},
+		{name: "an outlier of the larger size is left out", k: 3, outlierAt: 4, wantPer: 1000, wantK: 3, wantFlag: "whose counts differed by up to 500.000% of the work"},
 		{name: "an outlier of the smaller size is left out", k: 3, outlierAt: 5, wantPer: 1000, wantK: 3},
-		{name: "5 processes a size", k: 5, outlierAt: 1, wantPer: 1000, wantK: 5, wantFlag: "counted in 5 processes a size"},
+		{name: "5 processes a size", k: 5, outlierAt: 1, wantPer: 1000, wantK: 5, wantFlag: "medians of 5 processes a size"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -520,6 +520,7 @@ func TestRunInstructionsRow(t *testing.T) {
 	// state changes of 20000 xorshift steps, at least 3 instructions each.
 	assert.Greater(t, row.Instructions, int64(26*20000*3))
 	assert.False(t, row.Contended, "a busy machine does not spoil a count")
+	assert.Contains(t, row.Flags, "medians of 3 processes a size, whose counts differed by up to ", "the row says k")
 	assert.Contains(t, row.Flags, "few instructions counted: 3 rollouts took", "under SteadyWork")
 	assert.Contains(t, row.Flags, fmt.Sprintf("; give --rollouts %d", int64(math.Ceil(3*2*SteadyWork/float64(row.Instructions)))))
 	entries, err := os.ReadDir(dir)
