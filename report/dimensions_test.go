@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -238,4 +239,37 @@ func TestCompareSidesAcrossTransforms(t *testing.T) {
 		assert.Equal(t, 3, tb.Count(Slower))
 		assert.Contains(t, tb.heading(), "prover@1-aaa (untransformed) → prover@1-aaa (transform shuffle (seed")
 	}
+}
+
+// The index has every engine version against every other on each machine
+// and setup (with 3 versions or more): the geometric mean of the speedup
+// with its interval, coloured only where the interval excludes 1, each
+// pair's figures the inverse of each other, linked to the pair page.
+func TestIndexVersusTable(t *testing.T) {
+	site := renderFixture(t)
+	index := string(site.Page("index.html"))
+	require.Equal(t, 1, strings.Count(index, "<h3>Engines against each other</h3>"), "machine 1 only: machine 2 has 2 versions")
+	cell := regexp.MustCompile(`<td class="n ([a-z]*)" title="([^"]+) over ([^"]+): geometric mean of the speedup per game over \d+ games?[^"]*"><a href="([^"]+)">([0-9.]+)×</a>( <span class="note">\[([0-9.e+-]+), ([0-9.e+-]+)\]</span>)?`)
+	cells := cell.FindAllStringSubmatch(index, -1)
+	require.Len(t, cells, 6, "the 3 pairs with a common game, both ways (solo has none)")
+	ratio := map[[2]string]float64{}
+	for _, c := range cells {
+		r, err := strconv.ParseFloat(c[5], 64)
+		require.NoError(t, err)
+		ratio[[2]string{c[2], c[3]}] = r
+		assert.NotNil(t, site.Page(c[4]), "the link leads to the pair's page")
+		if c[6] != "" {
+			lo, _ := strconv.ParseFloat(c[7], 64)
+			hi, _ := strconv.ParseFloat(c[8], 64)
+			want := map[bool]string{true: "", false: map[bool]string{true: "good", false: "bad"}[lo > 1]}[lo <= 1 && hi >= 1]
+			assert.Equal(t, want, c[1], "%s over %s: the colour agrees with the interval [%g, %g]", c[2], c[3], lo, hi)
+		} else {
+			assert.Empty(t, c[1], "no interval, no colour")
+		}
+	}
+	for k, r := range ratio {
+		assert.InDelta(t, 1, r*ratio[[2]string{k[1], k[0]}], 0.01, "%v: the inverse of the other way", k)
+	}
+	assert.InDelta(t, 0.2137, ratio[[2]string{"prover@1-aaa", "propnet@2-bbb"}], 1e-4)
+	assert.Contains(t, index, `title="solo@1 and prover@1-aaa: no game where both ran ok with state changes">`)
 }

@@ -45,6 +45,23 @@ type indexMachine struct {
 	Summaries []summaryView
 	Columns   []columnView
 	Matrix    []matrixRow
+	Versus    *versusView // every engine version against every other, with 3 or more
+}
+
+// versusView is the geometric mean of the speedup of every engine version
+// (a row) over every other (a column) on one machine and setup.
+type versusView struct {
+	Columns []link
+	Rows    []versusRow
+}
+
+type versusRow struct {
+	Version link
+	Cells   []versusCell
+}
+
+type versusCell struct {
+	Text, Interval, Class, Title, Href string
 }
 
 // columnView is a version's column of the matrix; the reference of the
@@ -134,6 +151,7 @@ func (b *builder) indexPage() (Page, error) {
 		for _, ver := range m.Versions {
 			im.Columns = append(im.Columns, columnView{L: versionLink(ver), Reference: b.refs[ver]})
 		}
+		im.Versus = b.versus(m)
 		for _, g := range m.Games {
 			row := matrixRow{Game: gameLink(g)}
 			var best *Cell
@@ -478,4 +496,53 @@ func ratioRowsChart(label string, rows []ratioRow, xlabel, refText string, band 
 		c.legend("0.9× and 1.1× (within 10%: robust)", bandLine)
 	}
 	return c.svg()
+}
+
+// versus builds the table of every version of m against every other: the
+// geometric mean over their common games of the row's speedup over the
+// column's, with its 95% interval, coloured only where that interval
+// excludes 1; nil with fewer than 3 versions (the summaries against the
+// baseline say it all).
+func (b *builder) versus(m *Group) *versusView {
+	if len(m.Versions) < 3 {
+		return nil
+	}
+	pairs := map[versionPair]bool{}
+	for _, p := range b.pairs {
+		pairs[p] = true
+	}
+	v := &versusView{}
+	for _, col := range m.Versions {
+		v.Columns = append(v.Columns, versionLink(col))
+	}
+	for _, a := range m.Versions {
+		row := versusRow{Version: versionLink(a)}
+		for _, bv := range m.Versions {
+			if a == bv {
+				row.Cells = append(row.Cells, versusCell{Text: "·", Title: "the same version"})
+				continue
+			}
+			s := ComparePair(m, a, bv).Summary
+			cell := versusCell{Text: "—", Title: fmt.Sprintf("%s and %s: no game where both ran ok with state changes", a, bv)}
+			if s.Compared > 0 {
+				cell = versusCell{Text: times(s.GeoMean), Class: signClass(s.Overall),
+					Title: fmt.Sprintf("%s over %s: geometric mean of the speedup per game over %s", a, bv, plural(s.Compared, "game"))}
+				if finite(s.GeoLo) && finite(s.GeoHi) {
+					cell.Interval = FormatInterval(s.GeoLo, s.GeoHi)
+					cell.Title += ", 95% interval " + cell.Interval
+				} else {
+					cell.Title += ", too few games for an interval"
+				}
+			}
+			switch {
+			case pairs[versionPair{a, bv}]:
+				cell.Href = pairHref(versionPair{a, bv})
+			case pairs[versionPair{bv, a}]:
+				cell.Href = pairHref(versionPair{bv, a})
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
 }
