@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -115,19 +114,6 @@ func transformFamilies(groups []*Group) map[*Group]*transformFamily {
 	return out
 }
 
-// familyOf returns the family m belongs to (as its base or a variant), or nil.
-func familyOf(fams map[*Group]*transformFamily, m *Group) *transformFamily {
-	if f := fams[m]; f != nil {
-		return f
-	}
-	for _, f := range fams {
-		if slices.Contains(f.Variants, m) {
-			return f
-		}
-	}
-	return nil
-}
-
 // Robustness bounds: an engine is robust to the way the rules are written
 // when, under every transform, the 95% interval of the geometric mean of
 // its rate ratio to the untransformed rules lies within [robustLo,
@@ -177,9 +163,4 @@ func CompareAcross(ma *Group, a Version, mb *Group, b Version) *Pair {
 	adjust(p.Games)
 	p.Summary = Summarize(p.Games, a.String(), b.String())
 	return p
-}
-
-// setupWords is a setup for sentences: "2 s runs" or "2 s runs of workload uct (iterations=0)".
-func setupWords(s Setup) string {
-	return strings.TrimSpace(s.String()) + " runs"
 }

@@ -2,7 +2,9 @@ package report
 
 import (
 	"math"
+	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -272,4 +274,20 @@ func TestIndexVersusTable(t *testing.T) {
 	}
 	assert.InDelta(t, 0.2137, ratio[[2]string{"prover@1-aaa", "propnet@2-bbb"}], 1e-4)
 	assert.Contains(t, index, `title="solo@1 and prover@1-aaa: no game where both ran ok with state changes">`)
+}
+
+// The pages of workloads and transforms, uct charts included, are the same
+// bytes for the same rows in any order.
+func TestDimensionPagesDeterministic(t *testing.T) {
+	rows := rt.DimensionRows()
+	a, err := Render(rows, WithGameInfo(builtinInfo))
+	require.NoError(t, err)
+	shuffled := slices.Clone(rows)
+	rand.New(rand.NewPCG(3, 4)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	b, err := Render(shuffled, WithGameInfo(builtinInfo))
+	require.NoError(t, err)
+	require.Equal(t, len(a.Pages), len(b.Pages))
+	for i := range a.Pages {
+		assert.Equal(t, string(a.Pages[i].Body), string(b.Pages[i].Body), a.Pages[i].Path)
+	}
 }

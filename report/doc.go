@@ -22,7 +22,9 @@
 // page_game.go, page_pair.go, page_history.go) and its template
 // (templates/index.tmpl, ...; common.tmpl holds the shared pieces),
 // checks.go (the correctness rows of gdlperf check, indexed), chart.go (the
-// gonum/plot charts), format.go.
+// gonum/plot charts), format.go; dimensions.go (the workloads' order, the
+// families of transformed setups, CompareAcross, the robustness bounds),
+// page_transform.go (the views of transforms) and uct.go (the uct chart).
 //
 // The pages. The index leads with the answer, in hyperfine's style: per
 // machine and setup, one sentence per engine version against the baseline,
@@ -46,6 +48,29 @@
 // SVG circle with a <title> naming its game (or version) and figures, drawn
 // by chart.go over gonum's canvas, which cannot give an element a title;
 // profiles of many games label their three highest and lowest points.
+//
+// Workloads and transforms. Every page reads per workload: its sections
+// (one per machine and setup) come by workload, rollouts first, then uct,
+// pns and minimax, and a line of links leads to each workload's first
+// section; the figures of two workloads are never combined. The index has,
+// per machine and setup, every engine version against every other (the
+// geometric mean of the speedup with its interval). A game page's uct
+// section has the uct chart (Landau's): the mean value of each root move
+// against the iterations, a line per move. The rows keep no answer, so the
+// report makes it: uct is deterministic (engines/workload/SPEC.md), so it
+// replays the search with the reference prover on the game's rules (from
+// WithGameInfo) with the seed of the runs' first repetition at 10, 20, 50,
+// ... iterations up to the runs' budget (WithUCTChart caps the iterations
+// and the time; a chart cut short says so); it is every correct engine's
+// chart. A transformed setup is measured against the same machine and
+// setup untransformed (a family): per engine version, the ratio of its
+// rate under each transform to its untransformed rate per game (the U test
+// with Holm over the games, the interval that inverts it) and as the
+// geometric mean with its t interval, in a table and a chart; on the game
+// page the transforms side by side; on the index, in words, whether the
+// version is robust: within 10% under every transform, that is every
+// transform's geometric-mean interval inside [0.9, 1.1]; not robust when
+// some interval lies wholly outside; otherwise the runs cannot tell.
 //
 // Statistics. Rows are grouped by machine fingerprint and setup first: no
 // median, interval or ratio ever mixes rows of two machines, nor runs of two
