@@ -58,6 +58,7 @@ func TestPagesReadPerWorkload(t *testing.T) {
 		{"engine", engineHref(Version{"propnet", "2-bbb"}), []string{"rollouts", "uct", "pns"}, []string{
 			`· 2 s runs</h2>`, `· 2 s, workload uct (iterations=200) runs</h2>`, `<dt>rate</dt><dd>state changes per second of the uct search`, `· 2 s, workload pns (nodes=1000 role=first) runs</h2>`}},
 		{"game", gameHref(rt.BuiltinTicTacToe), []string{"rollouts", "uct", "pns"}, []string{`· 2 s runs</h2>`, `workload uct (iterations=200) runs</h2>`, `workload pns (nodes=1000 role=first) runs</h2>`}},
+		{"history", historyHref("prover"), []string{"rollouts", "uct", "pns"}, []string{`· 2 s runs</h2>`, `workload uct (iterations=200) runs</h2>`, `workload pns (nodes=1000 role=first) runs</h2>`}},
 		{"pair", pairHref(versionPair{Version{"propnet", "2-bbb"}, prover1}), []string{"rollouts", "uct", "pns"}, []string{
 			`· 2 s runs</h2>`, `5.646×</span> over the same 3 games`, `workload uct (iterations=200) runs</h2>`, `3.010×</span> over the same 3 games`, `workload pns (nodes=1000 role=first) runs</h2>`, `2.007×</span> over the same 3 games`}},
 	}

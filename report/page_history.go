@@ -16,6 +16,9 @@ type historyView struct {
 	Engine string
 	Groups []historyGroup
 	Others []link // the history pages of the other engines
+	// Workloads lead to the first section of each workload, when there
+	// are several.
+	Workloads []workloadLink
 }
 
 type historyGroup struct {
@@ -80,15 +83,19 @@ func (b *builder) historyPage(engine string) (Page, error) {
 	for _, p := range b.pairs {
 		pairs[p] = true
 	}
+	var groups []*Group
 	for _, m := range b.c.Groups {
+		if slices.ContainsFunc(m.Versions, func(v Version) bool { return v.Engine == engine }) {
+			groups = append(groups, m)
+		}
+	}
+	v.Workloads = workloadNav(groups)
+	for _, m := range groups {
 		var vs []Version
 		for _, ver := range m.Versions {
 			if ver.Engine == engine {
 				vs = append(vs, ver) // in the order measured: by first run
 			}
-		}
-		if len(vs) == 0 {
-			continue
 		}
 		hg := historyGroup{Facts: viewMachine(m), First: versionLink(vs[0])}
 		var bars []bar
