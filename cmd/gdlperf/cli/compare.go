@@ -98,9 +98,8 @@ factor, and NEW's rates are divided by it before any verdict. For engine
 versions looked up in --results, each side's reference runs are those that
 started nearer in time to its own runs than to the other side's.
 
-Workloads (gdlperf run --workloads) are compared each in tables of its
-own, never with each other; --workload uct (or uct,pns) compares only
-those.
+Each workload (gdlperf run --workloads) is compared in tables of its own,
+never with another; --workload uct (or uct,pns) compares only those.
 
 Rule transforms (gdlperf run --transforms) are compared as versions are:
 ENGINE[@VERSION]:TRANSFORM names the engine's runs under one transform
