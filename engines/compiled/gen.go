@@ -1233,7 +1233,7 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 		case x.Kind == gdl.Var:
 			v := em.rv.newVar("v")
 			f := fmt.Sprintf("f%d", len(em.loops)+1)
-			em.openLoop(fmt.Sprintf("for _, %s := range E.Facts", f))
+			em.openLoop(fmt.Sprintf("for _, %s := range E.ScanFacts()", f))
 			em.line("%s = %s", v, f)
 			em.rv.bound[x.Name] = v
 			em.lits(lits, i+1)
@@ -1282,7 +1282,7 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 		default:
 			find = fmt.Sprintf("%s.FindN(%s, []int32{%s})", ix, rn, strings.Join(keys, ", "))
 		}
-		em.openLoop(fmt.Sprintf("for %s := %s; %s >= 0; %s = %s.Next[%s]", row, find, row, row, ix, row))
+		em.openLoop(fmt.Sprintf("for %s := %s; %s >= 0; %s = %s.Step(%s)", row, find, row, row, ix, row))
 		if delta {
 			em.line("if %s >= %s.Dhi {", row, rn)
 			em.line("\tcontinue")
@@ -1292,9 +1292,11 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 			em.line("}")
 		}
 	} else {
-		lo, hi := "int32(0)", rn+".N"
+		// ScanAll and ScanDelta return the end of the rows and count
+		// them as work (rt.Work)
+		lo, hi := "int32(0)", rn+".ScanAll()"
 		if delta {
-			lo, hi = rn+".Dlo", rn+".Dhi"
+			lo, hi = rn+".Dlo", rn+".ScanDelta()"
 		}
 		em.openLoop(fmt.Sprintf("for %s, hi%d := %s, %s; %s < hi%d; %s++", row, n, lo, hi, row, n, row))
 	}

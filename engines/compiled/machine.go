@@ -34,9 +34,11 @@
 // computes only the tuples the questions demand. A design that cannot be
 // generated within the budgets is left out. At start-up the program loads
 // both, plays a few bounded warm-up rounds of random steps on each in turn
-// and keeps the faster, with a bias towards bottom-up, as the tuple prover
-// does (rt/choose.go); -design forces one. The result file names the
-// design kept.
+// and keeps the one that needs the least work per state change, with a
+// bias towards bottom-up, as the tuple prover does (rt/choose.go); work is
+// counted (rt.Work: rows looped over, probes, adds, interns), not timed, so
+// that every process of a game keeps the same design, whatever the load.
+// -design forces one. The result file names the design kept.
 //
 // Names from the game reach the generated source only as integer ids: their
 // texts travel in an embedded data file (game.bin), with the ground terms

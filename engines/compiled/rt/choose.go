@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime/debug"
@@ -27,27 +28,46 @@ type Design struct {
 }
 
 // The warm-up that chooses between the designs: rounds of random steps on
-// each design in turn, each bounded in steps and time; the faster design
-// is kept. Bottom-up is kept unless magic sets is preferBottomUp times
-// faster (the tuple prover's bias).
+// each design in turn, each bounded in steps and in work; the design that
+// needs the least work per state change is kept. Work (rel.go) counts the
+// evaluation's elementary operations rather than time, so that every
+// process makes the same choice for a game: a benchmark run, its repetition
+// and an instruction count of it run the same design and do the same work.
+// Bottom-up is kept unless magic sets needs preferBottomUp times less work
+// (the tuple prover's bias). warmTime is only a safety net against a game
+// whose work the count misses; a round that reaches it is cut by time.
 const (
 	warmRounds     = 2
 	warmSteps      = 200
-	warmTime       = 100 * time.Millisecond
+	warmWork       = 2_000_000
+	warmTime       = 30 * time.Second
 	preferBottomUp = 1.25
-	// after the first round, a design this many times slower is not
-	// measured again
+	// a design is not played past this many times the work per state
+	// change of the best so far, and after the first round, a design this
+	// many times costlier is not measured again
 	warmDecisive = 20
 )
 
-// warmDeadline, when set, stops a question of the warm-up: the question
-// fails with a resource-limit error (checked between units and every
-// 65536 adds, as the static relations' budget).
-var warmDeadline time.Time
+// warmLimit and warmDeadline, when set, stop a question of the warm-up:
+// the question fails with a resource-limit error once Work passes
+// warmLimit (checked between units and every 65536 adds, as the static
+// relations' budget) or the clock passes warmDeadline (checked every
+// 64th time).
+var (
+	warmLimit    uint64
+	warmDeadline time.Time
+	warmChecks   uint32
+)
 
 // checkWarm fails the current question once the warm-up round is over.
 func checkWarm() {
-	if !warmDeadline.IsZero() && time.Now().After(warmDeadline) {
+	if warmLimit == 0 {
+		return
+	}
+	if Work > warmLimit {
+		Fail(protocol.ResourceLimit, "the warm-up ran over %d units of work", warmLimit)
+	}
+	if warmChecks++; warmChecks&63 == 0 && time.Now().After(warmDeadline) {
 		Fail(protocol.ResourceLimit, "the warm-up ran over %s", warmTime)
 	}
 }
@@ -110,30 +130,7 @@ func choose(es []*Engine, forced string) (*Engine, error) {
 	}
 	best := live[0]
 	if len(live) > 1 {
-		rates := make([]float64, len(live))
-		for round := range warmRounds {
-			for i, e := range live {
-				activate(e)
-				rates[i] = max(rates[i], e.warmRate(uint64(round)))
-			}
-			lo, hi := rates[0], rates[0]
-			for _, r := range rates {
-				lo, hi = min(lo, r), max(hi, r)
-			}
-			if hi > warmDecisive*lo {
-				break
-			}
-		}
-		bi, bestRate := 0, rates[0]*preferBottomUp
-		if live[0].Design != DesignBottomUp {
-			bestRate = rates[0]
-		}
-		for i := 1; i < len(live); i++ {
-			if rates[i] > bestRate {
-				bi, bestRate = i, rates[i]
-			}
-		}
-		best = live[bi]
+		best = warmUp(live)
 		for _, e := range live {
 			if e != best {
 				activate(e)
@@ -146,30 +143,76 @@ func choose(es []*Engine, forced string) (*Engine, error) {
 	return best, nil
 }
 
-// warmRate plays random rollouts (the run's playout) within warmSteps
-// state changes and warmTime and returns the state changes per second. A
-// game error ends the round (the other design meets the same one).
-func (e *Engine) warmRate(round uint64) float64 {
+// warmUp plays the warm-up rounds on the designs (at least two) and
+// returns the one kept.
+func warmUp(live []*Engine) *Engine {
+	steps := make([]int64, len(live))
+	work := make([]uint64, len(live))
+	// cost is the work per state change so far, +Inf before the first
+	cost := func(i int) float64 {
+		if steps[i] == 0 {
+			return math.Inf(1)
+		}
+		return float64(work[i]) / float64(steps[i])
+	}
+	for round := range warmRounds {
+		for i, e := range live {
+			limit := uint64(warmWork)
+			for j := range live {
+				if c := cost(j); j != i && !math.IsInf(c, 1) {
+					limit = min(limit, uint64(warmDecisive*c*warmSteps)+1)
+				}
+			}
+			activate(e)
+			s, w := e.warmPlay(uint64(round), limit)
+			steps[i] += s
+			work[i] += w
+		}
+		lo, hi := cost(0), cost(0)
+		for i := range live {
+			lo, hi = min(lo, cost(i)), max(hi, cost(i))
+		}
+		if hi > warmDecisive*lo {
+			break
+		}
+	}
+	bi, bestCost := 0, cost(0)
+	if live[0].Design == DesignBottomUp {
+		bestCost /= preferBottomUp
+	}
+	for i := 1; i < len(live); i++ {
+		if cost(i) < bestCost {
+			bi, bestCost = i, cost(i)
+		}
+	}
+	return live[bi]
+}
+
+// warmPlay plays random rollouts (the run's playout) within warmSteps
+// state changes and limit units of work (and warmTime) and returns the
+// state changes and the work they took. A game error ends the round (the
+// other design meets the same one).
+func (e *Engine) warmPlay(round, limit uint64) (int64, uint64) {
 	rng := rand.New(rand.NewPCG(round, 0x5eed))
 	choose := func(_ int, legal []int32) int32 { return legal[rng.IntN(len(legal))] }
-	start := time.Now()
-	warmDeadline = start.Add(warmTime)
-	defer func() { warmDeadline = time.Time{} }()
+	start := Work
+	warmLimit = start + limit
+	warmDeadline = time.Now().Add(warmTime)
+	defer func() { warmLimit, warmDeadline = 0, time.Time{} }()
 	var steps int64
-	over := func() bool { return steps >= warmSteps || time.Now().After(warmDeadline) }
+	over := func() bool { return steps >= warmSteps || Work > warmLimit || time.Now().After(warmDeadline) }
 	joint := make([]int32, len(e.Roles))
 	for !over() {
 		if stopped, err := e.playout(joint, choose, 0, over, &steps); err != nil || stopped {
 			break
 		}
 	}
-	el := time.Since(start)
 	// the states of the warm-up are forgotten
 	e.cur = nil
 	e.movesValid = false
 	e.stateGen++
 	e.moveGen++
-	return float64(steps) / max(el.Seconds(), 1e-6)
+	return steps, Work - start
 }
 
 // release drops an engine's data (the generated package's variables keep

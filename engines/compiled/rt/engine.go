@@ -202,6 +202,13 @@ func (e *Engine) Holds(x int32) bool {
 	return uint32(x) < uint32(len(e.mark)) && e.mark[x] == e.stamp
 }
 
+// ScanFacts returns the current state's facts, for a loop over them, and
+// counts them as work.
+func (e *Engine) ScanFacts() []int32 {
+	Work += uint64(len(e.Facts))
+	return e.Facts
+}
+
 // SetState makes s the current state.
 func (e *Engine) SetState(s *State) {
 	if s == e.cur {
@@ -226,6 +233,7 @@ func (e *Engine) SetState(s *State) {
 		}
 	}
 	st := e.S
+	Work += uint64(len(s.Facts))
 	for _, f := range s.Facts {
 		e.mark[f] = e.stamp
 		fk := st.Fk[f]

@@ -36,6 +36,14 @@ var (
 	MaxCells int64 = 40_000_000
 )
 
+// Work counts the evaluation's elementary operations: the rows the rules'
+// loops go through (ScanAll, ScanDelta, Index.Step, Engine.ScanFacts), set
+// and index probes, adds, term look-ups and interns, rows of rebuilt
+// indexes and facts of states set. It is the warm-up's measure of a
+// design's cost (choose.go): unlike time, the same in every process for
+// a game.
+var Work uint64
+
 // staticDeadline, when set, bounds the computation of the static
 // relations at start-up; ticks counts adds and interns between checks.
 var (
@@ -125,6 +133,7 @@ func (r *Rel) slot(t []int32) (uint32, bool) {
 
 // HasN reports whether the relation holds tuple t.
 func (r *Rel) HasN(t []int32) bool {
+	Work++
 	if r.W == 0 {
 		return r.N > 0
 	}
@@ -156,6 +165,7 @@ func (r *Rel) Has3(a, b, c int32) bool {
 
 // AddN adds tuple t and reports whether it is new.
 func (r *Rel) AddN(t []int32) bool {
+	Work++
 	if r.W == 0 {
 		if r.N > 0 {
 			return false
@@ -205,9 +215,24 @@ func (r *Rel) AddN(t []int32) bool {
 	return true
 }
 
+// ScanAll returns the number of rows, for a loop over them all, and
+// counts them as work.
+func (r *Rel) ScanAll() int32 {
+	Work += uint64(r.N)
+	return r.N
+}
+
+// ScanDelta returns Dhi, for a loop over the rows of the last semi-naive
+// round, and counts them as work.
+func (r *Rel) ScanDelta() int32 {
+	Work += uint64(r.Dhi - r.Dlo)
+	return r.Dhi
+}
+
 // Push appends a row that the caller knows is new, without the set:
 // a relation filled only by Push (true facts) is never asked Has.
 func (r *Rel) Push(t []int32) {
+	Work++
 	row := r.N
 	r.Data = append(r.Data, t...)
 	r.N++
@@ -455,6 +480,7 @@ func (ix *Index) rebuild(r *Rel) {
 	ix.keys = 0
 	ix.Next = ix.Next[:0]
 	ix.stale = false
+	Work += uint64(r.N)
 	if ix.direct {
 		for row := int32(0); row < r.N; row++ {
 			if r.Data[row*r.W+ix.Cols[0]] >= maxDirect {
@@ -468,8 +494,16 @@ func (ix *Index) rebuild(r *Rel) {
 	}
 }
 
+// Step returns the row after row in the index's chain (Next[row]),
+// counted as work.
+func (ix *Index) Step(row int32) int32 {
+	Work++
+	return ix.Next[row]
+}
+
 // FindN returns the newest row whose indexed columns hold key, or -1.
 func (ix *Index) FindN(r *Rel, key []int32) int32 {
+	Work++
 	if ix.stale {
 		ix.rebuild(r)
 	}
@@ -498,6 +532,7 @@ func (ix *Index) FindN(r *Rel, key []int32) int32 {
 
 // Find1 is FindN for a one-column key.
 func (ix *Index) Find1(r *Rel, a int32) int32 {
+	Work++
 	if ix.stale {
 		ix.rebuild(r)
 	}
@@ -521,6 +556,7 @@ func (ix *Index) Find1(r *Rel, a int32) int32 {
 
 // Find2 is FindN for a two-column key.
 func (ix *Index) Find2(r *Rel, a, b int32) int32 {
+	Work++
 	if ix.stale {
 		ix.rebuild(r)
 	}
@@ -539,6 +575,7 @@ func (ix *Index) Find2(r *Rel, a, b int32) int32 {
 
 // Find3 is FindN for a three-column key.
 func (ix *Index) Find3(r *Rel, a, b, c int32) int32 {
+	Work++
 	if ix.stale {
 		ix.rebuild(r)
 	}
@@ -557,6 +594,7 @@ func (ix *Index) Find3(r *Rel, a, b, c int32) int32 {
 
 // Find4 is FindN for a four-column key.
 func (ix *Index) Find4(r *Rel, a, b, c, d int32) int32 {
+	Work++
 	if ix.stale {
 		ix.rebuild(r)
 	}

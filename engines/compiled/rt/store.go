@@ -120,6 +120,7 @@ func (s *Store) find(fk int32, args []int32) (uint32, bool) {
 	if key, ok := pack(fk, args); ok {
 		return s.findKey(key)
 	}
+	Work++
 	for i := s.hash(fk, args) & s.mask; ; i = (i + 1) & s.mask {
 		e := s.table[i]
 		if e == 0 {
@@ -132,6 +133,7 @@ func (s *Store) find(fk int32, args []int32) (uint32, bool) {
 }
 
 func (s *Store) findKey(key uint64) (uint32, bool) {
+	Work++
 	for i := hashKey(key) & s.mask; ; i = (i + 1) & s.mask {
 		if s.tkeys[i] == key {
 			return i, true
