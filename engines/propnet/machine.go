@@ -56,6 +56,7 @@ type Machine struct {
 	// cheaper than propagating the difference (the start of every rollout).
 	snap        *snapshot
 	work        int64   // edges processed by run
+	pops        int64   // nodes popped whose output changed (for layoutCost)
 	edgesPerBit float64 // running mean of the edges one base change costs
 	meanWork    int64   // edges and base changes since edgesPerBit was updated
 	meanBits    int64
@@ -329,7 +330,7 @@ func (m *Machine) drain() {
 	flagsp := unsafe.Pointer(unsafe.SliceData(p.flags))
 	trig1p := unsafe.Pointer(unsafe.SliceData(p.trig1))
 	tbitsp := unsafe.Pointer(unsafe.SliceData(m.tbits))
-	work := m.work
+	work, pops := m.work, m.pops
 	sp := m.sp
 	stackp := unsafe.Pointer(unsafe.SliceData(m.stack))
 	for sp > 0 {
@@ -341,6 +342,7 @@ func (m *Machine) drain() {
 			continue
 		}
 		*op = v
+		pops++
 		d := uint32(v)*2 - 1 // +1 or -1
 		b := *(*int32)(unsafe.Add(startp, uintptr(c)*4))
 		n := int(*(*int32)(unsafe.Add(startp, uintptr(c)*4+4)) - b)
@@ -370,7 +372,7 @@ func (m *Machine) drain() {
 		}
 	}
 	m.sp = 0
-	m.work = work
+	m.work, m.pops = work, pops
 }
 
 // growStack makes room for n more nodes above sp and returns the stack's

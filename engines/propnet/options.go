@@ -42,11 +42,11 @@ type Options struct {
 	// NoOptimise keeps the network as grounded (for tests and engine info).
 	NoOptimise bool
 	// Legal forces the layout of the legal moves (for tests); by default
-	// it is chosen by measuring both on small networks.
+	// it is chosen by estimating both on small networks (layoutCost).
 	Legal LegalLayout
 	// NoPartialFactoring optimises without partial factoring only (for
 	// tests); by default small networks are optimised both ways and
-	// measured.
+	// estimated.
 	NoPartialFactoring bool
 }
 
@@ -54,7 +54,7 @@ type Options struct {
 type LegalLayout uint8
 
 const (
-	// LegalAuto: measured on networks up to maxLayoutChoice links; on
+	// LegalAuto: estimated on networks up to maxLayoutChoice links; on
 	// larger ones read when every guard covers at most scanLimit moves.
 	LegalAuto LegalLayout = iota
 	// LegalRead reads the legal propositions when the moves are asked.
