@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gdlperf/gdlperf/engines/transform"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -106,7 +107,11 @@ func (s Setup) String() string {
 		parts = append(parts, w)
 	}
 	if s.Transform != results.DefaultTransform {
-		parts = append(parts, fmt.Sprintf("transform %s (seed %d)", s.Transform, s.TransformSeed))
+		if transform.Seeded(strings.Split(strings.ReplaceAll(s.Transform, "+", ","), ",")) {
+			parts = append(parts, fmt.Sprintf("transform %s (seed %d)", s.Transform, s.TransformSeed))
+		} else {
+			parts = append(parts, "transform "+s.Transform)
+		}
 	}
 	if s.Measure != results.DefaultMeasure {
 		parts = append(parts, "measure "+s.Measure)

@@ -33,7 +33,7 @@ func TestSetupsOrderedByWorkload(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"2 s",
-		"2 s, transform optimise (seed 1)",
+		"2 s, transform optimise",
 		"2 s, transform shuffle (seed 1)",
 		"2 s, workload uct (iterations=200)",
 		"2 s, workload pns (nodes=1000 role=first)",

@@ -17,7 +17,8 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/protocol"
-	_ "github.com/gdlperf/gdlperf/engines/prover" // the reference engine replays uct searches
+	_ "github.com/gdlperf/gdlperf/engines/propnet" // the engines that replay uct searches
+	_ "github.com/gdlperf/gdlperf/engines/prover"
 	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -27,7 +28,9 @@ import (
 // The rows do not keep a uct run's answer (its root statistics), and a
 // fixed-work campaign has them at one budget only, so the report makes the
 // chart itself: uct is deterministic (engines/workload/SPEC.md §3), so it
-// replays the search with the reference prover on the game's rules, with
+// replays the search with a built-in engine (the propnet, the fastest, or
+// the reference prover where the propnet does not build) on the game's
+// rules, with
 // the seed of the runs' first repetition, at 10, 20, 50, 100, ...
 // iterations up to the budget. Every correct engine gives the same root
 // statistics for a seed and a budget (gdlperf check --methods workload
@@ -35,23 +38,29 @@ import (
 
 // UCTChart configures the uct charts of the game pages.
 type UCTChart struct {
-	// Engine is the built-in engine that replays the searches; "" is
-	// DefaultReference (the prover).
-	Engine string
+	// Engines are the built-in engines that may replay the searches, the
+	// first that builds the game doing it; nil is DefaultUCTEngines.
+	Engines []string
 	// MaxIterations caps the chart's last point (the runs' budget, or for
 	// timed runs the most iterations a run made); 0 is
 	// DefaultUCTIterations, a negative value draws no uct chart.
 	MaxIterations int64
 	// Timeout bounds the replays of one chart; 0 is DefaultUCTTimeout.
-	// A chart cut short says so.
+	// A chart cut short says so. It is a safety net: the chart's points are
+	// set by iterations, so that a report of the same rows is the same on
+	// any machine unless a replay runs into it.
 	Timeout time.Duration
 }
 
 // Defaults of UCTChart.
 const (
 	DefaultUCTIterations = 2000
-	DefaultUCTTimeout    = 5 * time.Second
+	DefaultUCTTimeout    = 60 * time.Second
 )
+
+// DefaultUCTEngines replay the uct charts: the propnet (a chart of 2,000
+// iterations in milliseconds on most games), else the reference prover.
+var DefaultUCTEngines = []string{"propnet", DefaultReference}
 
 // maxUCTLines is the most moves a uct chart draws (those most visited at
 // its last point).
@@ -103,7 +112,10 @@ func (b *builder) uctChart(m *Group, game string) *uctView {
 	}
 	maxIt := cmp.Or(cfg.MaxIterations, DefaultUCTIterations)
 	timeout := cmp.Or(cfg.Timeout, DefaultUCTTimeout)
-	engine := cmp.Or(cfg.Engine, DefaultReference)
+	names := cfg.Engines
+	if names == nil {
+		names = DefaultUCTEngines
+	}
 	v := &uctView{}
 	// The top: the budget, or the most iterations a timed run made.
 	top, timed := uctBudget(m.Setup.Budget), false
@@ -141,14 +153,9 @@ func (b *builder) uctChart(m *Group, game string) *uctView {
 		v.Note = "No uct chart: the report needs the game's rules to replay the search (gdlperf report reads them from the game cache and the built-in games)."
 		return v
 	}
-	e, found := engines.Lookup(engine)
-	if !found {
-		v.Note = fmt.Sprintf("No uct chart: there is no built-in engine %s to replay the search.", engine)
-		return v
-	}
-	m0, err := e.Build(cmp.Or(info.RulesFile, game), info.Rules, protocol.NewResult(""))
-	if err != nil {
-		v.Note = "No uct chart: " + plain(oneLine(err.Error()))
+	m0, engine, why := replayMachine(names, game, info)
+	if m0 == nil {
+		v.Note = "No uct chart: " + why
 		return v
 	}
 	deadline := time.Now().Add(timeout)
@@ -187,11 +194,41 @@ func (b *builder) uctChart(m *Group, game string) *uctView {
 	if len(seeds) > 1 {
 		how.WriteString(" The runs of that repetition had different seeds: the chart is of the first.")
 	}
+	if why != "" {
+		how.WriteString(" " + why)
+	}
 	if stop != "" {
 		how.WriteString(" " + stop)
 	}
 	v.Caption = how.String()
 	return v
+}
+
+// replayMachine builds the game with the first of names that builds it:
+// the machine, the engine's name, and why the engines before it did not
+// (all of them, when none did).
+func replayMachine(names []string, game string, info GameInfo) (engines.Machine, string, string) {
+	var why []string
+	for _, name := range names {
+		e, found := engines.Lookup(name)
+		if !found {
+			why = append(why, fmt.Sprintf("there is no built-in engine %s", name))
+			continue
+		}
+		m, err := e.Build(cmp.Or(info.RulesFile, game), info.Rules, protocol.NewResult(""))
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s does not build the game (%s)", name, plain(oneLine(err.Error()))))
+			continue
+		}
+		if len(why) > 0 {
+			return m, name, "It was replayed with " + name + " because " + strings.Join(why, "; ") + "."
+		}
+		return m, name, ""
+	}
+	if len(why) == 0 {
+		return nil, "", "no engine to replay the search."
+	}
+	return nil, "", strings.Join(why, "; ") + "."
 }
 
 func joinInts(xs []int64) string {

@@ -63,7 +63,7 @@ func TestUCTChart(t *testing.T) {
 	uct = uct[:strings.Index(uct, "<h2")]
 	assert.Contains(t, uct, `<h3>Root moves by iterations</h3>`)
 	assert.Contains(t, uct, `aria-label="mean value of each root move against uct iterations on BUILTIN/tictactoe/UxIcqg"`)
-	assert.Contains(t, uct, "replayed by the report with prover on the game&#39;s rules, seed 100 (the seed of the runs&#39; repetition 0), at 10, 20, 50, 100, 200 iterations")
+	assert.Contains(t, uct, "replayed by the report with propnet on the game&#39;s rules, seed 100 (the seed of the runs&#39; repetition 0), at 10, 20, 50, 100, 200 iterations")
 	assert.Contains(t, uct, "so the chart is every correct engine&#39;s")
 	titles := uctTitle.FindAllStringSubmatch(uct, -1)
 	assert.Len(t, titles, 9*5, "a line of 5 points for each of xplayer's 9 opening moves (oplayer has one move)")
@@ -71,14 +71,24 @@ func TestUCTChart(t *testing.T) {
 	// the rollouts section has no uct chart
 	assert.Equal(t, 1, strings.Count(page, "Root moves by iterations"), "only the uct section has one")
 
-	for _, engine := range []string{"tupleprover", "propnet"} {
+	for _, engine := range []string{"prover", "tupleprover"} {
 		t.Run(engine, func(t *testing.T) {
-			other := renderDimensions(t, WithGameInfo(builtinInfo), WithUCTChart(UCTChart{Engine: engine}))
+			other := renderDimensions(t, WithGameInfo(builtinInfo), WithUCTChart(UCTChart{Engines: []string{engine}}))
 			got := uctTitle.FindAllStringSubmatch(string(other.Page(gameHref(rt.BuiltinTicTacToe))), -1)
 			assert.Equal(t, titles, got, "every correct engine draws the same chart")
 		})
 	}
 
+	t.Run("fallback", func(t *testing.T) {
+		page := string(renderDimensions(t, WithGameInfo(builtinInfo), WithUCTChart(UCTChart{Engines: []string{"nosuch", "prover"}})).Page(gameHref(rt.BuiltinTicTacToe)))
+		assert.Contains(t, page, "replayed by the report with prover on the game")
+		assert.Contains(t, page, "It was replayed with prover because there is no built-in engine nosuch.")
+		assert.Equal(t, titles, uctTitle.FindAllStringSubmatch(page, -1))
+	})
+	t.Run("no engine", func(t *testing.T) {
+		page := string(renderDimensions(t, WithGameInfo(builtinInfo), WithUCTChart(UCTChart{Engines: []string{"nosuch"}})).Page(gameHref(rt.BuiltinTicTacToe)))
+		assert.Contains(t, page, "No uct chart: there is no built-in engine nosuch.")
+	})
 	t.Run("no rules", func(t *testing.T) {
 		page := string(renderDimensions(t).Page(gameHref(rt.BuiltinTicTacToe)))
 		assert.Contains(t, page, "No uct chart: the report needs the game&#39;s rules to replay the search")

@@ -103,6 +103,17 @@ var infos = []Info{
 // Names lists the transforms, in the order of the package comment.
 func Names() []Info { return append([]Info(nil), infos...) }
 
+// Seeded reports whether a chain of transforms depends on its seed
+// (shuffle and rename draw from it); the others give one variant.
+func Seeded(chain []string) bool {
+	for _, n := range chain {
+		if n == Shuffle || n == Rename {
+			return true
+		}
+	}
+	return false
+}
+
 // Known reports whether name is a transform.
 func Known(name string) bool {
 	for _, i := range infos {

@@ -59,7 +59,7 @@ leads to each workload's sections, rollouts first, and the figures of
 different workloads are never combined. A game page's uct section has the
 uct chart: the mean value of each root move against the iterations, one
 line per move, made by replaying the (deterministic) uct search with the
-prover on the game's rules at 10, 20, 50, ... iterations up to the runs'
+propnet (the prover where the propnet does not build) on the game's rules at 10, 20, 50, ... iterations up to the runs'
 budget (at most --uct-chart-iterations); it is the same for every correct
 engine. With rule transforms (gdlperf run --transforms), each engine page
 has its sensitivity (the rate under each transform over the untransformed
@@ -93,8 +93,8 @@ bytes for the same rows. The path of the index is printed on stdout.`,
 	f.StringVar(&opts.Baseline, "baseline", report.DefaultBaseline, "engine (its newest version) or engine@version the others are measured against")
 	f.StringVar(&opts.Title, "title", "gdlperf results", "title of the index page")
 	f.StringVar(&opts.Cache, "cache", "", "game cache to read the games' metadata and rules from (default $GDLPERF_CACHE or the user cache)")
-	f.Int64Var(&opts.UCTIterations, "uct-chart-iterations", report.DefaultUCTIterations, "the most iterations a game page's uct chart replays with the prover (0: no uct charts)")
-	f.Float64Var(&opts.UCTSeconds, "uct-chart-seconds", report.DefaultUCTTimeout.Seconds(), "how long the replays of one uct chart may take (the chart stops at the last point done)")
+	f.Int64Var(&opts.UCTIterations, "uct-chart-iterations", report.DefaultUCTIterations, "the most iterations a game page's uct chart replays (0: no uct charts)")
+	f.Float64Var(&opts.UCTSeconds, "uct-chart-seconds", report.DefaultUCTTimeout.Seconds(), "how long the replays of one uct chart may take, a safety net (the chart stops at the last point done and says so)")
 	f.StringVar(&opts.Blacklist, "blacklist", "blacklist.txt", "blacklist file whose reasons the game pages show (./blacklist.txt if present; a missing file is an empty one)")
 	return cmd
 }

@@ -624,7 +624,7 @@ func transformDims(dims []harness.Dims, names []string, seedFlags []uint) ([]har
 			return nil, usage(fmt.Errorf("--transforms: %w", err))
 		}
 		variants := []uint64{0}
-		if seededChain(chain) {
+		if transform.Seeded(chain) {
 			variants = seeds
 		}
 		for _, seed := range variants {
@@ -637,13 +637,3 @@ func transformDims(dims []harness.Dims, names []string, seedFlags []uint) ([]har
 	return out, nil
 }
 
-// seededChain reports whether a chain of transforms depends on its seed
-// (shuffle and rename draw from it).
-func seededChain(chain []string) bool {
-	for _, n := range chain {
-		if n == transform.Shuffle || n == transform.Rename {
-			return true
-		}
-	}
-	return false
-}
