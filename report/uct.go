@@ -16,8 +16,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gdlperf/gdlperf/engines"
-	"github.com/gdlperf/gdlperf/engines/protocol"
 	_ "github.com/gdlperf/gdlperf/engines/propnet" // the engines that replay uct searches
+	"github.com/gdlperf/gdlperf/engines/protocol"
 	_ "github.com/gdlperf/gdlperf/engines/prover"
 	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/results"

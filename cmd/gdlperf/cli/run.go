@@ -636,4 +636,3 @@ func transformDims(dims []harness.Dims, names []string, seedFlags []uint) ([]har
 	}
 	return out, nil
 }
-
