@@ -300,6 +300,9 @@ func runAB(opts *ABOptions) error {
 			return err
 		}
 		r.counter = mc.Counter
+		// ab repeats the pairs itself and tests their spread, so one
+		// process counts each work size (run's rows take the median of k).
+		r.counter.Processes = 1
 		if opts.Rollouts == 0 {
 			opts.Rollouts = mc.Rollouts
 		}
