@@ -248,7 +248,7 @@ func (m *Machine) reserve(n int) {
 }
 
 // emit tells the successors of node c that its output went up or down.
-// run has the same loop inline.
+// drain has the same loops inline.
 func (m *Machine) emit(c int32, up bool) {
 	p := m.p
 	cnt := m.cnt
@@ -256,21 +256,27 @@ func (m *Machine) emit(c int32, up bool) {
 	if up {
 		d = 1
 	}
-	es := p.succ[p.succStart[c]:p.succStart[c+1]]
-	m.work += int64(len(es))
-	m.reserve(len(es))
+	at := p.succAt[4*c : 4*c+5]
+	m.work += int64(at[4] - at[0])
+	m.reserve(int(at[2] - at[0]))
 	stack, sp := m.stack, m.sp
-	for _, e := range es {
-		t := e >> 2
-		n := -(uint32(e) & 1)
-		old := cnt[t]
-		nv := old + (d ^ n) - n
-		cnt[t] = nv
-		stack[sp] = t
-		sp += int((old ^ nv) >> 31 &^ (uint32(e) >> 1))
+	for i, run := range [4][]int32{p.succ[at[0]:at[1]], p.succ[at[1]:at[2]], p.succ[at[2]:at[3]], p.succ[at[3]:at[4]]} {
+		dd := d
+		if i&1 == 1 {
+			dd = -d
+		}
+		for _, t := range run {
+			old := cnt[t]
+			nv := old + dd
+			cnt[t] = nv
+			if i < 2 {
+				stack[sp] = t
+				sp += int((old ^ nv) >> 31)
+			}
+		}
 	}
 	m.sp = sp
-	if p.flags[c] != 0 {
+	if p.flags[c]&^8 != 0 {
 		m.fire(c, d)
 	}
 }
@@ -326,7 +332,7 @@ func (m *Machine) drain() {
 	cntp := unsafe.Pointer(unsafe.SliceData(m.cnt))
 	outp := unsafe.Pointer(unsafe.SliceData(m.out))
 	succp := unsafe.Pointer(unsafe.SliceData(p.succ))
-	startp := unsafe.Pointer(unsafe.SliceData(p.succStart))
+	atp := unsafe.Pointer(unsafe.SliceData(p.succAt))
 	flagsp := unsafe.Pointer(unsafe.SliceData(p.flags))
 	trig1p := unsafe.Pointer(unsafe.SliceData(p.trig1))
 	tbitsp := unsafe.Pointer(unsafe.SliceData(m.tbits))
@@ -344,25 +350,52 @@ func (m *Machine) drain() {
 		*op = v
 		pops++
 		d := uint32(v)*2 - 1 // +1 or -1
-		b := *(*int32)(unsafe.Add(startp, uintptr(c)*4))
-		n := int(*(*int32)(unsafe.Add(startp, uintptr(c)*4+4)) - b)
-		work += int64(n)
-		if len(m.stack)-sp < n {
+		at := (*[5]int32)(unsafe.Add(atp, uintptr(c)*16))
+		f := *(*uint8)(unsafe.Add(flagsp, uintptr(c)))
+		// Gates that read c (positive), counted by d and pushed when their
+		// output flips; most nodes have only these.
+		last := at[1]
+		if f&8 != 0 {
+			last = at[2]
+		}
+		if n := int(last - at[0]); len(m.stack)-sp < n {
 			stackp = m.growStack(sp, n)
 		}
-		ep := unsafe.Add(succp, uintptr(b)*4)
-		end := unsafe.Add(ep, uintptr(n)*4)
-		for ; ep != end; ep = unsafe.Add(ep, 4) {
-			e := *(*uint32)(ep)
-			t := e >> 2
+		ep := unsafe.Add(succp, uintptr(at[0])*4)
+		for end := unsafe.Add(succp, uintptr(at[1])*4); ep != end; ep = unsafe.Add(ep, 4) {
+			t := *(*uint32)(ep)
 			tp := (*uint32)(unsafe.Add(cntp, uintptr(t)*4))
 			old := *tp
-			nv := old + (d ^ -(e & 1)) + e&1 // d, or -d on a negated edge
+			nv := old + d
 			*tp = nv
 			*(*uint32)(unsafe.Add(stackp, uintptr(sp)*4)) = t
-			sp += int((old ^ nv) >> 31 &^ (e >> 1))
+			sp += int((old ^ nv) >> 31)
 		}
-		switch *(*uint8)(unsafe.Add(flagsp, uintptr(c))) {
+		if f == 0 {
+			work += int64(at[1] - at[0])
+			continue
+		}
+		work += int64(at[4] - at[0])
+		if f&8 != 0 {
+			// Gates that read c negated (counted by -d), then leaves
+			// (only counted).
+			for end := unsafe.Add(succp, uintptr(at[2])*4); ep != end; ep = unsafe.Add(ep, 4) {
+				t := *(*uint32)(ep)
+				tp := (*uint32)(unsafe.Add(cntp, uintptr(t)*4))
+				old := *tp
+				nv := old - d
+				*tp = nv
+				*(*uint32)(unsafe.Add(stackp, uintptr(sp)*4)) = t
+				sp += int((old ^ nv) >> 31)
+			}
+			for end := unsafe.Add(succp, uintptr(at[3])*4); ep != end; ep = unsafe.Add(ep, 4) {
+				*(*uint32)(unsafe.Add(cntp, uintptr(*(*uint32)(ep))*4)) += d
+			}
+			for end := unsafe.Add(succp, uintptr(at[4])*4); ep != end; ep = unsafe.Add(ep, 4) {
+				*(*uint32)(unsafe.Add(cntp, uintptr(*(*uint32)(ep))*4)) -= d
+			}
+		}
+		switch f &^ 8 {
 		case 0:
 		case 4:
 			b := *(*int32)(unsafe.Add(trig1p, uintptr(c)*4))

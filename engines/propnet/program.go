@@ -53,13 +53,19 @@ type program struct {
 	goalStart []int32
 	goalSucc  []int32
 
-	succStart []int32 // successors: target<<2 | leaf<<1 | negated
+	// The successors of node v are succ[succAt[4v]:succAt[4v+4]], plain
+	// target ids in four runs: gates whose count follows v's output, then
+	// gates that read v negated (their count goes the other way), then the
+	// same two kinds of leaves (never pushed), from succAt[4v+2] and
+	// succAt[4v+3]. So the propagation loop adds one constant per run and
+	// reads no flag bits per edge.
+	succAt    []int32
 	succ      []int32
 	sccStart  []int32 // successors inside a cyclic component: target<<2 | negated
 	sccSucc   []int32
 	trigStart []int32 // triggers: bit<<1 | legal, the bit of Machine.tbits to toggle
 	trig      []int32
-	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers; 4 (alone): it has one trigger, trig1
+	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers; 4 (alone): it has one trigger, trig1; 8 (with any): it has negated or leaf successors
 	trig1     []int32 // the one trigger's bit, when flags is 4
 
 	scanNext   bool    // read the next state from the next propositions (no triggers)
@@ -349,17 +355,25 @@ func (p *program) layoutSuccessors(legal LegalLayout) {
 	for v := 0; v < n; v++ {
 		leaf[v] = p.main[v] && len(outs[v]) == 0 && len(sccOuts[v]) == 0 && len(trigs[v]) == 0 && len(internal[v]) == 0
 	}
-	for _, list := range [][][]int32{outs, sccOuts} {
-		for _, es := range list {
-			for i, e := range es {
+	for _, es := range sccOuts {
+		for i, e := range es {
+			es[i] = e>>1<<2 | e&1
+		}
+	}
+	p.succAt = make([]int32, 4*n+1)
+	for v := 0; v < n; v++ {
+		// The four runs: positive, negated; then the leaves of each.
+		for run := range 4 {
+			p.succAt[4*v+run] = int32(len(p.succ))
+			for _, e := range outs[v] {
 				t := e >> 1
-				es[i] = t<<2 | e&1
-				if leaf[t] {
-					es[i] |= 2
+				if (e&1 == 1) == (run&1 == 1) && leaf[t] == (run >= 2) {
+					p.succ = append(p.succ, t)
 				}
 			}
 		}
 	}
+	p.succAt[4*n] = int32(len(p.succ))
 	csr := func(lists [][]int32) (start, flat []int32) {
 		start = make([]int32, n+1)
 		for v := 0; v < n; v++ {
@@ -369,7 +383,6 @@ func (p *program) layoutSuccessors(legal LegalLayout) {
 		start[n] = int32(len(flat))
 		return start, flat
 	}
-	p.succStart, p.succ = csr(outs)
 	p.sccStart, p.sccSucc = csr(sccOuts)
 	p.trigStart, p.trig = csr(trigs)
 	p.intStart, p.intSucc = csr(internal)
@@ -385,6 +398,9 @@ func (p *program) layoutSuccessors(legal LegalLayout) {
 		if p.flags[v] == 2 && len(trigs[v]) == 1 {
 			p.flags[v] = 4
 			p.trig1[v] = trigs[v][0] >> 1
+		}
+		if p.succAt[4*v+1] != p.succAt[4*v+4] {
+			p.flags[v] |= 8
 		}
 	}
 }
