@@ -43,11 +43,14 @@
 // Names from the game reach the generated source only as integer ids: their
 // texts travel in an embedded data file (game.bin), with the ground terms
 // and facts. The runtime (rt/) is ordinary Go code copied beside the
-// generated files as package rt, with package protocol beside it (the
-// import rewritten to the generated module's), so the program speaks the
-// engine process protocol, writes traces and times its rollouts with the
-// built-in engines' code; it answers the -serve line protocol that the
-// Machine of this package uses.
+// generated files as package rt, with packages protocol, workload, engines
+// and gdl beside it (the imports rewritten to the generated module's), so
+// the program speaks the engine process protocol, writes traces and times
+// its rollouts with the built-in engines' code, and runs the search
+// workloads (-workload uct, pns, minimax) with engines/workload's own
+// searches over its engine (rt.Searcher), without a round trip per
+// question; it answers the -serve line protocol that the Machine of this
+// package uses.
 package compiled
 
 import (
@@ -69,6 +72,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines/compiled/rt"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/workload"
 )
 
 // source is the generator's and the runtime's code: the runtime files are
@@ -81,7 +85,7 @@ var source embed.FS
 const Name = "compiled"
 
 // Version is the engine's version, baked into every program it builds.
-var Version = engines.SourceVersion("2", source, gdl.Source, engines.Source, rollout.Source)
+var Version = engines.SourceVersion("2", source, gdl.Source, engines.Source, rollout.Source, workload.Source)
 
 func init() {
 	engines.Register(engines.Engine{

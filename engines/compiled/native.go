@@ -23,6 +23,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/engines/workload"
 )
 
 // buildTimeout bounds one go build.
@@ -269,18 +270,27 @@ func readInfo(dir string) []string {
 	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }
 
-// The import path of package protocol in the runtime's sources, and in
-// the generated module, where it is a folder of its own beside rt.
-const (
-	protocolImport     = `"github.com/gdlperf/gdlperf/engines/protocol"`
-	progProtocolImport = `"gdlprog/protocol"`
-)
+// The packages of gdlperf copied into every program beside the runtime
+// (package rt), each a folder of the generated module, with their imports
+// of each other rewritten to the module's: the engine process protocol,
+// and the workloads' search code with what it stands on (engines, gdl),
+// so that the program runs engines/workload's searches itself.
+var copied = []struct {
+	fsys       fs.FS
+	folder     string
+	importPath string
+}{
+	{protocol.Source, "protocol", "github.com/gdlperf/gdlperf/engines/protocol"},
+	{workload.Source, "workload", "github.com/gdlperf/gdlperf/engines/workload"},
+	{engines.Source, "engines", "github.com/gdlperf/gdlperf/engines"},
+	{gdl.Source, "gdl", "github.com/gdlperf/gdlperf/engines/gdl"},
+}
 
 // writeSources writes the generated files, the runtime (package rt), the
-// protocol package it speaks (package protocol, with rt's import of it
-// rewritten to the generated module's) and go.mod into dir. The program
-// needs the standard library only: a runtime file that imports any other
-// package of gdlperf is an error here, not a failed build.
+// packages of gdlperf it uses (copied, with their imports rewritten) and
+// go.mod into dir. The program needs the standard library only: a copied
+// file that imports any other package of gdlperf is an error here, not a
+// failed build.
 func writeSources(dir string, out *generated) error {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module gdlprog\n\ngo 1.22\n"), 0o644); err != nil {
 		return err
@@ -296,11 +306,17 @@ func writeSources(dir string, out *generated) error {
 	if err := copySources(source, "rt", filepath.Join(dir, "rt")); err != nil {
 		return err
 	}
-	return copySources(protocol.Source, ".", filepath.Join(dir, "protocol"))
+	for _, c := range copied {
+		if err := copySources(c.fsys, ".", filepath.Join(dir, c.folder)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // copySources copies the Go files of folder from of fsys, tests left out,
-// into the new folder to, with the import of package protocol rewritten.
+// into the new folder to, with the imports of the copied packages
+// rewritten.
 func copySources(fsys fs.FS, from, to string) error {
 	if err := os.Mkdir(to, 0o755); err != nil {
 		return err
@@ -317,9 +333,11 @@ func copySources(fsys fs.FS, from, to string) error {
 		if err != nil {
 			return err
 		}
-		b = bytes.ReplaceAll(b, []byte(protocolImport), []byte(progProtocolImport))
+		for _, c := range copied {
+			b = bytes.ReplaceAll(b, []byte(strconv.Quote(c.importPath)), []byte(strconv.Quote("gdlprog/"+c.folder)))
+		}
 		if bytes.Contains(b, []byte(`"github.com/gdlperf/gdlperf/`)) {
-			return fmt.Errorf("the runtime file %s imports a package of gdlperf other than protocol; the program may use the standard library only", n)
+			return fmt.Errorf("the runtime file %s imports a package of gdlperf that is not copied into the program; the program may use the standard library and the copied packages only", n)
 		}
 		if err := os.WriteFile(filepath.Join(to, path.Base(n)), b, 0o644); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
@@ -26,6 +27,10 @@ type Process struct {
 	// chosen as in a trace, and the time they take is the measure.
 	Rollouts int
 	Seed     uint64
+	// ProgramArgs are flags for the engine's own program (Engine.Native),
+	// given before the positional arguments: a workload's (-workload NAME
+	// and its budget), which the compiled prover's program runs itself.
+	ProgramArgs []string
 }
 
 // Run performs the run and returns the result file's content
@@ -64,6 +69,13 @@ func (p Process) Run() (*protocol.Result, error) {
 func (p Process) WriteResult(path string, stdout, stderr io.Writer) error {
 	if p.Engine.Native != nil {
 		return p.writeNativeResult(path, stdout, stderr)
+	}
+	if len(p.ProgramArgs) > 0 {
+		err := fmt.Errorf("engine %s has no program of its own to give %s", p.Engine.Name, strings.Join(p.ProgramArgs, " "))
+		if werr := WriteFailure(path, p.Engine.Version, err); werr != nil {
+			return fmt.Errorf("%v; and writing the result file: %v", err, werr)
+		}
+		return err
 	}
 	res, err := p.Run()
 	if werr := res.WriteFile(path); werr != nil {
@@ -129,6 +141,7 @@ func (p Process) writeNativeResult(path string, stdout, stderr io.Writer) error 
 	if p.Rollouts > 0 {
 		args = append(args, "-rollouts", strconv.Itoa(p.Rollouts))
 	}
+	args = append(args, p.ProgramArgs...)
 	args = append(args, n.File, path, strconv.Itoa(p.Seconds))
 	runErr := n.Run(args, stdout, stderr)
 	text, rerr := os.ReadFile(path)

@@ -234,6 +234,15 @@ func runEngineRun(opts *EngineRunOptions) error {
 		}
 		return err
 	}
+	if opts.Workload != "" && opts.Workload != workload.Rollouts && e.Native != nil {
+		// the engine's own program runs the workload (the compiled
+		// prover's runs engines/workload's searches over its engine)
+		b := opts.Budget
+		args := []string{"-workload", opts.Workload, "-iterations", strconv.FormatInt(b.Iterations, 10), "-nodes", strconv.FormatInt(b.Nodes, 10),
+			"-depth", strconv.Itoa(b.Depth), "-role", b.Role, "-threshold", strconv.Itoa(b.Threshold)}
+		p := rollout.Process{Engine: e, File: name, Rules: src, Seconds: opts.Seconds, Seed: opts.Seed, ProgramArgs: args}
+		return p.WriteResult(opts.Result, opts.IO.Out, opts.IO.Err)
+	}
 	if opts.Workload != "" && opts.Workload != workload.Rollouts {
 		res, runErr := workload.Process{Engine: e, File: name, Rules: src, Workload: opts.Workload, Budget: opts.Budget, Seconds: opts.Seconds, Seed: opts.Seed}.Run()
 		if err := res.WriteFile(opts.Result); err != nil {

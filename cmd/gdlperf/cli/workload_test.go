@@ -17,9 +17,10 @@ import (
 
 // engine run --workload runs a search instead of rollouts and writes its
 // answer: minimax to full depth finds tic-tac-toe a draw, for every engine
-// that runs in this process.
+// that runs in this process and for the compiled prover, whose program
+// runs the search itself.
 func TestEngineRunWorkload(t *testing.T) {
-	for _, engine := range []string{"prover", "tupleprover", "propnet"} {
+	for _, engine := range []string{"prover", "tupleprover", "propnet", "compiled"} {
 		t.Run(engine, func(t *testing.T) {
 			result := filepath.Join(t.TempDir(), "result.txt")
 			code, _, stderr := run(t, "engine", "run", engine, "builtin:tictactoe", result, "120", "--workload", "minimax", "--depth", "9")

@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/engines/workload"
 )
 
 // Exit statuses, as gdlperf's.
@@ -23,6 +25,7 @@ var processStart = time.Now()
 
 const usage = `usage:
   PROG [-design D] [-seed S] [-rollouts N] GAME_FILE RESULT_FILE SECONDS
+  PROG -workload uct|pns|minimax [budget flags] [-design D] [-seed S] GAME_FILE RESULT_FILE SECONDS
   PROG -trace TRACE_FILE [-design D] [-seed S] [-rollouts N] GAME_FILE
   PROG -serve [-design D] [GAME_FILE]`
 
@@ -36,7 +39,14 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 	rollouts := fs.Int("rollouts", -1, "fixed-work mode (a run) or number of rollouts (a trace, 1 by default)")
 	trace := fs.String("trace", "", "write a trace to this file (\"-\": standard output)")
 	serve := fs.Bool("serve", false, "answer questions on standard input")
-	design := fs.String("design", "", "use this design, \""+DesignBottomUp+"\" or \"magic\", instead of the faster")
+	design := fs.String("design", "", "use this design, \""+DesignBottomUp+"\" or \"magic\", instead of the warm-up's choice")
+	work := fs.String("workload", workload.Rollouts, "the work: "+strings.Join(workload.Names, ", ")+" (engines/workload/SPEC.md)")
+	var budget workload.Budget
+	fs.Int64Var(&budget.Iterations, "iterations", 0, "uct: iterations (0: as many as SECONDS allows, a timed run)")
+	fs.Int64Var(&budget.Nodes, "nodes", 0, "pns: node expansions (0: timed)")
+	fs.IntVar(&budget.Depth, "depth", 0, "minimax: plies to search")
+	fs.StringVar(&budget.Role, "role", "", "pns and minimax: the role searched for (default: the first)")
+	fs.IntVar(&budget.Threshold, "threshold", 0, "pns: one search for a goal of at least this (0: the value, by binary search)")
 	fs.Usage = func() { fmt.Fprintln(stderr, usage) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -109,7 +119,12 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "SECONDS must be a whole number of seconds, not %q\n", rest[2])
 		return exitUsage
 	}
-	res, err := process(es, forced, rest[0], secs, max(*rollouts, 0), *seed)
+	var res *protocol.Result
+	if *work != workload.Rollouts {
+		res, err = processWorkload(es, forced, rest[0], *work, budget, secs, *seed)
+	} else {
+		res, err = process(es, forced, rest[0], secs, max(*rollouts, 0), *seed)
+	}
 	if werr := res.WriteFile(rest[1]); werr != nil {
 		fmt.Fprintln(stderr, "error: writing the result file:", werr)
 		return exitFailure
