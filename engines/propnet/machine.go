@@ -170,6 +170,9 @@ func (m *Machine) litVal(l lit) uint8 { return m.value(l>>1) ^ uint8(l&1) }
 // keep.
 func (m *Machine) legalMoves(r int) []engines.Move {
 	p := m.p
+	if p.scanLegal && m.mode == Fast {
+		return m.readMoves(r)
+	}
 	a := p.roleStart[r]
 	buf := m.legalBuf[a:p.roleStart[r+1]]
 	n := 0
@@ -189,19 +192,6 @@ func (m *Machine) legalMoves(r int) []engines.Move {
 					buf[n] = engines.Move(i)
 					n++
 				}
-			}
-		case p.scanLegal:
-			// No branch per move: every move is written and the count
-			// grows by its value (n never passes the move written).
-			// Without bounds checks: n is at most the number of moves
-			// of the role written so far, and literals are nodes.
-			cntp := unsafe.Pointer(unsafe.SliceData(m.cnt))
-			bufp := unsafe.Pointer(unsafe.SliceData(buf))
-			litp := unsafe.Pointer(unsafe.SliceData(p.legalLit))
-			for i := g.lo; i < g.hi; i++ {
-				l := *(*lit)(unsafe.Add(litp, uintptr(i)*4))
-				*(*engines.Move)(unsafe.Add(bufp, uintptr(n)*4)) = engines.Move(i)
-				n += int(*(*uint32)(unsafe.Add(cntp, uintptr(l>>1)*4))>>31 ^ uint32(l&1))
 			}
 		default:
 			off := p.words * 64
@@ -223,6 +213,37 @@ func (m *Machine) legalMoves(r int) []engines.Move {
 		}
 	}
 	return buf[:n:n]
+}
+
+// readMoves is legalMoves in fast mode when the moves are read from their
+// propositions: for each group of role r's moves whose guard holds, every
+// move is written and the count grows by its value (no branch per move; n
+// never passes the move written). It reads without bounds checks: the
+// groups, literals and buffer offsets come from compile, in range, and n
+// is at most the number of moves of the role written so far.
+func (m *Machine) readMoves(r int) []engines.Move {
+	p := m.p
+	if p.roleStart[r] == p.roleStart[r+1] {
+		return nil // no move (and no buffer past the end to point at)
+	}
+	cntp := unsafe.Pointer(unsafe.SliceData(m.cnt))
+	litp := unsafe.Pointer(unsafe.SliceData(p.legalLit))
+	bufp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(m.legalBuf)), uintptr(p.roleStart[r])*4)
+	gp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.groups)), uintptr(p.groupAt[r])*unsafe.Sizeof(legalGroup{}))
+	end := unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.groups)), uintptr(p.groupAt[r+1])*unsafe.Sizeof(legalGroup{}))
+	n := 0
+	for ; gp != end; gp = unsafe.Add(gp, unsafe.Sizeof(legalGroup{})) {
+		g := (*legalGroup)(gp)
+		if *(*uint32)(unsafe.Add(cntp, uintptr(g.guard>>1)*4))>>31^uint32(g.guard&1) == 0 {
+			continue
+		}
+		for i := g.lo; i < g.hi; i++ {
+			l := *(*lit)(unsafe.Add(litp, uintptr(i)*4))
+			*(*engines.Move)(unsafe.Add(bufp, uintptr(n)*4)) = engines.Move(i)
+			n += int(*(*uint32)(unsafe.Add(cntp, uintptr(l>>1)*4))>>31 ^ uint32(l&1))
+		}
+	}
+	return unsafe.Slice((*engines.Move)(bufp), n)
 }
 
 // newState hands out a zeroed state from a slab, so that a state change

@@ -77,6 +77,8 @@ type program struct {
 	guardLit   []lit   // and its guard
 	roleStart  []int32 // first move pair of each role, and len(pairs) (pairs are sorted by role)
 	roleGroups [][]legalGroup
+	groups     []legalGroup // roleGroups flat: role r's are groups[groupAt[r]:groupAt[r+1]]
+	groupAt    []int32
 
 	// The state: bit i is base i.
 	words    int
@@ -214,6 +216,11 @@ func (p *program) layoutOutputs(nw *network, newID []int32) (initLit []lit) {
 	}
 	for r := range p.roles {
 		p.roleStart[r+1] = p.roleStart[r] + int32(len(p.roleMoves[r]))
+	}
+	p.groupAt = make([]int32, len(p.roles)+1)
+	for r, gs := range p.roleGroups {
+		p.groups = append(p.groups, gs...)
+		p.groupAt[r+1] = int32(len(p.groups))
 	}
 	p.goals = make([][]goalOut, len(nw.goals))
 	for r, gs := range nw.goals {

@@ -33,7 +33,12 @@ func (m *Machine) Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps 
 			break
 		}
 		for r := range joint {
-			legal := m.legalMoves(r)
+			var legal []engines.Move
+			if p.scanLegal {
+				legal = m.readMoves(r)
+			} else {
+				legal = m.legalMoves(r)
+			}
 			if len(legal) == 0 {
 				return steps, false, engines.Errorf(engines.NoLegalMove, "role %s has no legal move in the state %s", p.roles[r], m.bitsText(m.curBits))
 			}
