@@ -522,12 +522,23 @@ func (c *Campaign) runInstructions(ctx context.Context, r Run, dir string, child
 	}
 	defer os.RemoveAll(counts)
 	n := c.Options.Rollouts
+	auto := n <= 0 || c.Options.AutoRollouts
 	if n <= 0 {
 		n = DefaultInstructionRollouts
 	}
 	start := now().UTC()
 	load := LoadAverage()
 	m := ctr.MeasureInstructions(ctx, r.Engine, n, r.Seed, rd.game, rd.result, counts, child)
+	if auto {
+		if more := autoRollouts(m); more > n {
+			// Without --rollouts, a count too small for the process's
+			// noise is taken again with enough rollouts.
+			few := m.Work
+			m = ctr.MeasureInstructions(ctx, r.Engine, more, r.Seed, rd.game, rd.result, counts, child)
+			m.Outcome.Flags = append(m.Outcome.Flags, fmt.Sprintf("%d rollouts counted %d instructions, under %d: counted again with %d rollouts", n, few, int64(SteadyWork), more))
+			n = more
+		}
+	}
 	out := m.Outcome
 	if out.Interrupted {
 		return nil, out, nil
@@ -561,6 +572,21 @@ func (c *Campaign) runInstructions(ctx context.Context, r Run, dir string, child
 		}
 	}
 	return row, out, nil
+}
+
+// MaxAutoRollouts bounds the rollouts a campaign without --rollouts counts
+// when DefaultInstructionRollouts are too few.
+const MaxAutoRollouts = 100_000
+
+// autoRollouts is the number of rollouts whose count is at least
+// 2·SteadyWork instructions, when a good count m of fewer is not (0 when m
+// failed or is enough).
+func autoRollouts(m InstructionCount) int {
+	if m.Outcome.Status != results.StatusOK || m.Work <= 0 || m.Work >= SteadyWork {
+		return 0
+	}
+	want := math.Ceil(float64(m.N) * 2 * SteadyWork / float64(m.Work))
+	return int(min(want, MaxAutoRollouts))
 }
 
 // InstructionVerdict is the comparison of two sets of per-rollout counts.

@@ -538,6 +538,27 @@ func TestRunInstructionsRow(t *testing.T) {
 	assert.Empty(t, row.InstructionsPerOp)
 }
 
+// Without --rollouts, a count of DefaultInstructionRollouts that is too
+// small for a process's noise is taken again with enough rollouts (at most
+// MaxAutoRollouts), and the row says so; with --rollouts it is only flagged
+// (TestRunInstructionsRow).
+func TestRunInstructionsAutoRollouts(t *testing.T) {
+	dir := t.TempDir()
+	e := fakeEngine(t, `n=$2; shift 4; printf 'version = 1\nmillisecondsTaken = 1\nnumStateChanges = %d\nnumRollouts = %d\n' $((10 * n)) $n > "$2"`)
+	e.FixedWork, e.Version = true, "1"
+	e.Env = []string{"SEQ=" + filepath.Join(dir, "seq"), "OUTLIER=0", "OUTLIER_AT=0"}
+	c := fakeValgrind(t, 1) // 1000 instructions a rollout
+	camp := &Campaign{Measure: Measurement{GdlperfVersion: "test"}}
+	r := Run{Key: "k1", Game: &Game{Key: "LOCAL/g/abc", Rules: []byte("(role r)")}, Engine: e, Seed: 9, Dims: Dims{Measure: results.MeasureInstructions}}
+	row, _, err := camp.runInstructions(context.Background(), r, dir, ChildOptions{Limit: time.Minute, CPU: -1, TempRoot: dir}, time.Now, &c)
+	require.NoError(t, err)
+	require.Equal(t, results.StatusOK, row.Status, row.ErrorMessage)
+	assert.Equal(t, MaxAutoRollouts, row.TargetRollouts, "20 rollouts of 1000 instructions want 100,000 for 10^8")
+	assert.Equal(t, int64(1000*MaxAutoRollouts), row.Instructions)
+	assert.Contains(t, row.Flags, fmt.Sprintf("20 rollouts counted 20000 instructions, under %d: counted again with %d rollouts", int64(SteadyWork), MaxAutoRollouts))
+	assert.NotContains(t, row.Flags, "give --rollouts 100000", "the recount is enough")
+}
+
 func TestWithMeasure(t *testing.T) {
 	games := []*Game{{Key: "BUILTIN/a/x"}, {Key: "BUILTIN/b/y"}}
 	engs := []*Engine{{Name: "p", Version: "1", FixedWork: true}, {Name: "q", Version: "2", FixedWork: true}}

@@ -66,6 +66,11 @@ type Options struct {
 	// their seeds (gdlperf run --workloads, --transforms); none is the
 	// gdl-perf run alone, Dims{}.
 	Dims []Dims
+	// AutoRollouts: Rollouts is the default of instruction counts, not
+	// the user's; a count of too few instructions for a process's noise is
+	// taken again with enough rollouts (gdlperf run --measure instructions
+	// without --rollouts).
+	AutoRollouts bool
 }
 
 // Mode returns "time" or "rollouts".

@@ -98,9 +98,11 @@ func (o MeasureOptions) resolveWith(ctx context.Context, rollouts int, w io.Writ
 		return m, err
 	}
 	m.Dims, m.Counter = results.MeasureInstructions, &c
+	more := ""
 	if m.Rollouts == 0 {
 		m.Rollouts = harness.DefaultInstructionRollouts
+		more = fmt.Sprintf(" (more where that counts under %d instructions)", int64(harness.SteadyWork))
 	}
-	fmt.Fprintf(w, "counting instructions with %s (%s): %d and %d rollouts per run, the difference is the row's\n", c.Name, c.Why, m.Rollouts, 2*m.Rollouts)
+	fmt.Fprintf(w, "counting instructions with %s (%s): %d and %d rollouts per run%s, the difference is the row's\n", c.Name, c.Why, m.Rollouts, 2*m.Rollouts, more)
 	return m, nil
 }

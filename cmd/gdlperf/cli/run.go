@@ -292,7 +292,8 @@ func planRun(opts *RunOptions) (*campaignPlan, error) {
 	if dims, err = transformDims(dims, opts.Transforms, opts.TransformSeeds); err != nil {
 		return nil, err
 	}
-	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: mc.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed, Dims: dims}}
+	p := &campaignPlan{Options: harness.Options{Seconds: opts.Seconds, Rollouts: mc.Rollouts, Repetitions: opts.Reps, Seed: opts.Seed, Dims: dims,
+		AutoRollouts: mc.Dims == results.MeasureInstructions && opts.Rollouts == 0}}
 	if opts.Shard != "" {
 		s, err := harness.ParseShard(opts.Shard)
 		if err != nil {

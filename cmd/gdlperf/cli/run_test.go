@@ -655,3 +655,28 @@ func TestRunMeasureInstructions(t *testing.T) {
 	assert.Greater(t, per, 1000.0, "a tic-tac-toe rollout of the prover takes far more than a thousand instructions")
 	assert.Equal(t, 20, r.TargetRollouts)
 }
+
+// Without --rollouts, a count of 20 rollouts too small for a process's
+// noise (the prover's tic-tac-toe rollouts are under 10^6 instructions) is
+// taken again with enough rollouts, and the row says how many.
+func TestRunMeasureInstructionsAutoRollouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts the prover under Valgrind in twelve processes")
+	}
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skip("valgrind is not installed")
+	}
+	dir := t.TempDir()
+	code, _, stderr := run(t, "run", "--engines", "prover", "--games", "builtin:tictactoe", "--measure", "instructions", "--counter", "valgrind", "--results", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "20 and 40 rollouts per run (more where that counts under 50000000 instructions)")
+	rows, _, err := results.LoadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	r := rows[0]
+	require.Equal(t, results.StatusOK, r.Status, r.ErrorMessage)
+	assert.Greater(t, r.TargetRollouts, 20)
+	assert.GreaterOrEqual(t, r.Instructions, int64(harness.SteadyWork))
+	assert.Contains(t, r.Flags, "20 rollouts counted ")
+	assert.NotContains(t, r.Flags, "few instructions counted")
+}
