@@ -279,19 +279,7 @@ func gameList(games []string) string {
 // keepWorkloads keeps the rows (and the context) of s of the workloads
 // named.
 func keepWorkloads(s *report.Side, workloads []string) error {
-	var have []string
-	keep := func(rows []results.Row) []results.Row {
-		var out []results.Row
-		for _, r := range rows {
-			if w := r.WorkloadName(); slices.Contains(workloads, w) {
-				out = append(out, r)
-			} else if !slices.Contains(have, w) {
-				have = append(have, w)
-			}
-		}
-		return out
-	}
-	s.Rows, s.Context = keep(s.Rows), keep(s.Context)
+	have := keepRows(s, func(r results.Row) string { return r.WorkloadName() }, func(w string) bool { return slices.Contains(workloads, w) })
 	if len(s.Rows) == 0 {
 		return fmt.Errorf("%s has no runs of workload %s (its other workloads: %s); gdlperf run --workloads makes them", s.Label, strings.Join(workloads, ", "), strings.Join(have, ", "))
 	}
@@ -301,25 +289,31 @@ func keepWorkloads(s *report.Side, workloads []string) error {
 // keepTransform keeps the rows (and the context) of s under transform
 // name ("none": the untransformed rules).
 func keepTransform(s *report.Side, name string) error {
-	var have []string
-	keep := func(rows []results.Row) []results.Row {
-		var out []results.Row
-		for _, r := range rows {
-			if t := r.TransformName(); t == name {
-				out = append(out, r)
-			} else if !slices.Contains(have, t) {
-				have = append(have, t)
-			}
-		}
-		return out
-	}
-	s.Rows, s.Context = keep(s.Rows), keep(s.Context)
+	have := keepRows(s, func(r results.Row) string { return r.TransformName() }, func(t string) bool { return t == name })
 	if len(s.Rows) == 0 {
 		slices.Sort(have)
 		return fmt.Errorf("%s has no runs under transform %s (its transforms: %s); gdlperf run --transforms makes them", s.Label, name, strings.Join(have, ", "))
 	}
 	s.Label += ":" + name
 	return nil
+}
+
+// keepRows keeps the rows (and the context) of s whose value of dim is
+// kept, and returns the other values seen, in order of appearance.
+func keepRows(s *report.Side, dim func(results.Row) string, kept func(string) bool) (others []string) {
+	keep := func(rows []results.Row) []results.Row {
+		var out []results.Row
+		for _, r := range rows {
+			if v := dim(r); kept(v) {
+				out = append(out, r)
+			} else if !slices.Contains(others, v) {
+				others = append(others, v)
+			}
+		}
+		return out
+	}
+	s.Rows, s.Context = keep(s.Rows), keep(s.Context)
+	return others
 }
 
 // splitTransform cuts ":TRANSFORM" off a side's argument.
