@@ -497,12 +497,14 @@ func (m *Machine) recompute(k int32) {
 	}
 }
 
+// flip negates input or base node's output and pushes it; the caller has
+// made room on the stack (reserve). A node of -1 (read by no gate) is
+// nothing to flip.
 func (m *Machine) flip(node int32) {
 	if node < 0 {
 		return
 	}
 	m.cnt[node] ^= 1 << 31
-	m.reserve(1)
 	m.stack[m.sp] = node
 	m.sp++
 }
@@ -540,24 +542,21 @@ func (m *Machine) setState(s *state) {
 func (m *Machine) moveTo(sb []uint64) {
 	before := m.work
 	changed := 0
+	for w, x := range m.curBits {
+		changed += bits.OnesCount64(x ^ sb[w])
+	}
+	m.reserve(changed)
 	// Bases that go off are pushed first, those that come on popped first
 	// (as for the moves in Next).
+	base := m.p.baseNode
 	for w, x := range m.curBits {
-		d := x &^ sb[w]
-		changed += bits.OnesCount64(d)
-		for d != 0 {
-			i := w*64 + bits.TrailingZeros64(d)
-			d &= d - 1
-			m.flip(m.p.baseNode[i])
+		for d := x &^ sb[w]; d != 0; d &= d - 1 {
+			m.flip(base[w*64+bits.TrailingZeros64(d)])
 		}
 	}
 	for w, x := range m.curBits {
-		d := sb[w] &^ x
-		changed += bits.OnesCount64(d)
-		for d != 0 {
-			i := w*64 + bits.TrailingZeros64(d)
-			d &= d - 1
-			m.flip(m.p.baseNode[i])
+		for d := sb[w] &^ x; d != 0; d &= d - 1 {
+			m.flip(base[w*64+bits.TrailingZeros64(d)])
 		}
 		m.curBits[w] = sb[w]
 	}
@@ -814,6 +813,7 @@ func (m *Machine) play(joint []engines.Move) {
 	// The inputs that go off are pushed first, so that the ones that come
 	// on are popped first: an OR over the moves (a frame rule's "some
 	// move was made") then never sees all of them off on the way.
+	m.reserve(2 * len(joint))
 	for r, mv := range joint {
 		if old := m.moves[r]; old != int32(mv) && old >= 0 {
 			m.flip(p.pairs[old].input)
