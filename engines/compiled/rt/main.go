@@ -155,17 +155,7 @@ func (e *Engine) checkFile(path string) error {
 // starts.
 func process(es []*Engine, forced, file string, secs, rollouts int, seed uint64) (*protocol.Result, error) {
 	e := es[0]
-	setup := func(extra *protocol.Result) error {
-		if err := e.checkFile(file); err != nil {
-			return err
-		}
-		var err error
-		if e, err = choose(es, forced); err != nil {
-			return err
-		}
-		extra.Set(protocol.KeyDesign, e.Design)
-		return nil
-	}
+	setup := setupDesign(es, forced, file, &e)
 	play := func() (protocol.Stats, error) {
 		if rollouts > 0 {
 			return e.runFixed(rollouts, seed)
@@ -173,6 +163,23 @@ func process(es []*Engine, forced, file string, secs, rollouts int, seed uint64)
 		return e.runTimed(protocol.NewClock(time.Duration(secs)*time.Second), seed)
 	}
 	return protocol.Run(e.Version, "compiled", processStart, seed, setup, play)
+}
+
+// setupDesign is the start-up of a run, before the timing starts: the game
+// file checked and the design chosen into *e (and recorded).
+func setupDesign(es []*Engine, forced, file string, e **Engine) func(*protocol.Result) error {
+	return func(extra *protocol.Result) error {
+		if err := (*e).checkFile(file); err != nil {
+			return err
+		}
+		chosen, err := choose(es, forced)
+		if err != nil {
+			return err
+		}
+		*e = chosen
+		extra.Set(protocol.KeyDesign, chosen.Design)
+		return nil
+	}
 }
 
 // runTimed is rollout.Run: the rollouts of protocol.Loop, with the same

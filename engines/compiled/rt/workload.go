@@ -109,17 +109,7 @@ func (m *Searcher) StateKey(s engines.State) string {
 func processWorkload(es []*Engine, forced, file, name string, budget workload.Budget, secs int, seed uint64) (*protocol.Result, error) {
 	e := es[0]
 	var wres workload.Result
-	setup := func(extra *protocol.Result) error {
-		if err := e.checkFile(file); err != nil {
-			return err
-		}
-		var err error
-		if e, err = choose(es, forced); err != nil {
-			return err
-		}
-		extra.Set(protocol.KeyDesign, e.Design)
-		return nil
-	}
+	setup := setupDesign(es, forced, file, &e)
 	play := func() (protocol.Stats, error) {
 		var err error
 		wres, err = workload.Run(NewSearcher(e), name, budget, seed, time.Now().Add(time.Duration(secs)*time.Second))
