@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -76,6 +77,20 @@ func CheckKey(game string, e *Engine, method string, seed uint64, rollouts int) 
 	return hex.EncodeToString(h[:8])
 }
 
+// key is the CheckKey of method m of engine e on game: the workload
+// method's key names its budgets when they are not DefaultCheckWorkloads,
+// so that a check with other budgets is not taken for the default one.
+func (c *Checker) key(game string, e *Engine, m string) string {
+	if m == MethodWorkload && c.Workloads != nil && !slices.Equal(c.Workloads, DefaultCheckWorkloads) {
+		var b []string
+		for _, d := range c.Workloads {
+			b = append(b, d.Workload+" "+d.Budget)
+		}
+		m += " (" + strings.Join(b, ", ") + ")"
+	}
+	return CheckKey(game, e, m, c.Seed, c.Rollouts)
+}
+
 func (c *Checker) now() time.Time {
 	if c.Now != nil {
 		return c.Now()
@@ -100,7 +115,7 @@ func (c *Checker) Check(ctx context.Context, e *Engine, g *Game) []results.Check
 	for _, m := range c.Methods {
 		start := c.now()
 		row := results.CheckRow{
-			CheckKey:         CheckKey(g.Key, e, m, c.Seed, c.Rollouts),
+			CheckKey:         c.key(g.Key, e, m),
 			GameKey:          g.Key,
 			Engine:           e.Name,
 			EngineVersion:    e.Version,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"syscall"
 	"text/tabwriter"
@@ -18,6 +19,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/harness"
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -43,6 +45,9 @@ type CheckOptions struct {
 	Blacklisted bool
 	// JSON prints the summary as one JSON document (CheckReport).
 	JSON bool
+	// WorkloadBudget are the budgets of the workload method (role and
+	// threshold unused).
+	WorkloadBudget workload.Budget
 }
 
 // NewCmdCheck builds "gdlperf check".
@@ -102,13 +107,16 @@ ok is true when no pair mismatched or failed (the exit status says the same).`,
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the first round")
 	f.IntVar(&opts.Rollouts, "rollouts", 0, "exactly this many rollouts in one round (to reproduce a mismatch)")
 	f.IntVar(&opts.MaxStates, "max-states", 200_000, "exhaustive check: most states to compare")
-	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic, transforms (the engine on the game and on each rewrite of gdlperf transform), workload (the answers and counts of uct 2000 iterations, pns 100000 nodes and minimax depth 3, of the engine process against the reference)")
+	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic, transforms (the engine on the game and on each rewrite of gdlperf transform), workload (the answers and counts of uct, pns and minimax at the budgets of --uct-iterations, --pns-nodes, --minimax-depth, of the engine process against the reference)")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
 	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
 	f.IntVar(&opts.Jobs, "jobs", 1, "engine and game pairs checked at once (each uses about one core; budgets are wall time)")
 	f.StringVar(&opts.Blacklist, "blacklist", "", "blacklist file of games to skip (default: ./"+DefaultBlacklist+" if present)")
 	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "check blacklisted games too (left out by default, as gdlperf run does)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON (fields in --help)")
+	f.Int64Var(&opts.WorkloadBudget.Iterations, "uct-iterations", 2000, "the budget of the workload method's uct: iterations")
+	f.Int64Var(&opts.WorkloadBudget.Nodes, "pns-nodes", 100_000, "the budget of the workload method's pns: node expansions")
+	f.IntVar(&opts.WorkloadBudget.Depth, "minimax-depth", 3, "the budget of the workload method's minimax: plies")
 	return cmd
 }
 
@@ -119,6 +127,10 @@ func runCheck(opts *CheckOptions) error {
 	}
 	if opts.Jobs < 1 {
 		return usage(fmt.Errorf("--jobs must be at least 1"))
+	}
+	workloads, err := checkWorkloads(opts.WorkloadBudget)
+	if err != nil {
+		return err
 	}
 	for _, m := range opts.Methods {
 		if m != harness.MethodTrace && m != harness.MethodExhaustive && m != harness.MethodMetamorphic && m != harness.MethodTransforms && m != harness.MethodWorkload {
@@ -165,7 +177,7 @@ func runCheck(opts *CheckOptions) error {
 	cc := &harness.CheckCampaign{
 		Checker: &harness.Checker{
 			Exe: exe, Reference: ref, Budget: opts.Budget, Seed: opts.Seed, Rollouts: opts.Rollouts,
-			MaxStates: opts.MaxStates, WorkDir: work, Host: fp.Host,
+			MaxStates: opts.MaxStates, WorkDir: work, Host: fp.Host, Workloads: workloads,
 		},
 		Games: games, Engines: engs, Methods: opts.Methods, Seed: opts.Seed, Rollouts: opts.Rollouts,
 		Jobs: opts.Jobs, Again: opts.Again, Prior: prior,
@@ -354,4 +366,21 @@ func newCmdEngineSelfCheck(streams *IO) *cobra.Command {
 	cmd.Flags().IntVar(&maxStates, "max-states", 200_000, "exhaustive: most states")
 	cmd.Flags().DurationVar(&budget, "budget", 0, "exhaustive: stop (incomplete) after this long")
 	return cmd
+}
+
+// checkWorkloads are the workloads of the workload method with the budgets
+// of the flags: nil (harness.DefaultCheckWorkloads) for the defaults.
+func checkWorkloads(b workload.Budget) ([]harness.Dims, error) {
+	if b.Iterations <= 0 || b.Nodes <= 0 || b.Depth <= 0 {
+		return nil, usage(fmt.Errorf("the workload method compares fixed work: --uct-iterations, --pns-nodes and --minimax-depth must be above 0"))
+	}
+	ds := []harness.Dims{
+		{Workload: workload.UCT, Budget: b.String(workload.UCT)},
+		{Workload: workload.PNS, Budget: b.String(workload.PNS)},
+		{Workload: workload.Minimax, Budget: b.String(workload.Minimax)},
+	}
+	if slices.Equal(ds, harness.DefaultCheckWorkloads) {
+		return nil, nil
+	}
+	return ds, nil
 }

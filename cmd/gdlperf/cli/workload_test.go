@@ -102,6 +102,14 @@ func TestCheckWorkload(t *testing.T) {
 	require.Equal(t, 0, code, stdout+stderr)
 	assert.Regexp(t, `tupleprover\s+1\s+0\s+0\s+0`, stdout)
 	assert.Contains(t, stderr, "agreed on uct iterations=2000, pns nodes=100000, minimax depth=3")
+	// Other budgets are a check of their own, not the one stored.
+	code, stdout, stderr = run(t, "check", "--engines", "tupleprover", "--games", "builtin:racetotwentyone", "--methods", "workload", "--budget", "20s", "--results", dir,
+		"--uct-iterations", "50", "--pns-nodes", "500", "--minimax-depth", "2")
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Contains(t, stderr, "agreed on uct iterations=50, pns nodes=500, minimax depth=2")
+	code, stdout, stderr = run(t, "check", "--engines", "tupleprover", "--games", "builtin:racetotwentyone", "--methods", "workload", "--results", dir, "--uct-iterations", "0")
+	assert.Equal(t, ExitUsage, code, stdout+stderr)
+	assert.Contains(t, stderr, "must be above 0")
 
 	broken := "prover-" + enginetest.DropLegal
 	code, stdout, stderr = run(t, "check", "--engines", broken, "--games", "builtin:tictactoe", "--methods", "workload", "--budget", "20s", "--results", dir)
