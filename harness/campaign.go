@@ -372,8 +372,8 @@ func (c *Campaign) runOne(ctx context.Context, r Run, dir string, child ChildOpt
 const WorkloadSeconds = 60
 
 // workloadSeconds is the SECONDS of a workload run: the campaign's seconds
-// for a timed budget (uct iterations=0, pns nodes=0: as much search as the
-// time allows), else the bound of fixed work.
+// for a timed budget (uct iterations=0, pns nodes=0, minimax depth=0: as
+// much search as the time allows), else the bound of fixed work.
 func (c *Campaign) workloadSeconds(d Dims) int {
 	if timedBudget(d.Budget) {
 		return c.Options.Seconds
@@ -382,10 +382,10 @@ func (c *Campaign) workloadSeconds(d Dims) int {
 }
 
 // timedBudget says whether a workload budget ("iterations=0", "nodes=0
-// role=x") asks for a timed run.
+// role=x", "depth=0") asks for a timed run.
 func timedBudget(budget string) bool {
 	for _, w := range strings.Fields(budget) {
-		if w == "iterations=0" || w == "nodes=0" {
+		if w == "iterations=0" || w == "nodes=0" || w == "depth=0" {
 			return true
 		}
 	}

@@ -24,25 +24,63 @@ type mm struct {
 }
 
 func runMinimax(v *view, b Budget, role int, res *Result) error {
-	if b.Depth < 1 {
-		return errors.New("minimax needs a depth of at least 1 (--depth D, in joint moves)")
+	if b.Depth < 0 {
+		return errors.New("minimax needs a depth of at least 1 (--depth D, in joint moves), or 0 for a timed iterative deepening")
 	}
+	if b.Depth == 0 {
+		return deepen(v, role, res)
+	}
+	out, nodes, err := minimaxTo(v, role, b.Depth)
+	res.Nodes = nodes
+	res.Minimax = out
+	return err
+}
+
+// minimaxTo searches to depth: the answer (nil on an error) and the states
+// visited.
+func minimaxTo(v *view, role, depth int) (*MinimaxResult, int64, error) {
 	s, err := v.m.Initial()
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
-	x := &mm{v: v, role: role, depth: b.Depth, best: -1}
-	defer func() { res.Nodes = x.nodes }()
+	x := &mm{v: v, role: role, depth: depth, best: -1}
 	val, err := x.max(s, 0, math.MinInt, math.MaxInt)
 	if err != nil {
-		return err
+		return nil, x.nodes, err
 	}
-	out := &MinimaxResult{Role: v.m.Roles()[role], Depth: b.Depth, Value: val, Exact: !x.horizon}
+	out := &MinimaxResult{Role: v.m.Roles()[role], Depth: depth, Value: val, Exact: !x.horizon}
 	if x.best >= 0 {
 		out.Best = v.text(x.moves[0][role][x.best])
 	}
-	res.Minimax = out
-	return nil
+	return out, x.nodes, nil
+}
+
+// deepen is a timed minimax (depth 0): searches to depth 1, 2, 3, ...
+// until the deadline or an exact value; the answer is the deepest search
+// done, the nodes those of every search, the unfinished last one
+// included.
+func deepen(v *view, role int, res *Result) error {
+	if v.deadline.IsZero() {
+		return errors.New("a timed minimax (depth 0) needs a deadline to stop at")
+	}
+	res.Timed = true
+	for depth := 1; ; depth++ {
+		out, nodes, err := minimaxTo(v, role, depth)
+		res.Nodes += nodes
+		if errors.Is(err, errDeadline) {
+			if res.Minimax == nil {
+				return err
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		res.Minimax = out
+		if out.Exact {
+			return nil
+		}
+	}
 }
 
 // max returns the role's value of s at depth d, clamped to [alpha, beta]:

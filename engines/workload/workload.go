@@ -176,8 +176,8 @@ func Run(m engines.Machine, name string, budget Budget, seed uint64, deadline ti
 	v := newView(m, deadline)
 	start := time.Now()
 	var err error
-	if deadline.IsZero() && (name == UCT && budget.Iterations <= 0 || name == PNS && budget.Nodes <= 0) {
-		return res, fmt.Errorf("workload %s needs a budget (%s) or a deadline to stop at", name, map[string]string{UCT: "--iterations N", PNS: "--nodes N"}[name])
+	if deadline.IsZero() && (name == UCT && budget.Iterations <= 0 || name == PNS && budget.Nodes <= 0 || name == Minimax && budget.Depth == 0) {
+		return res, fmt.Errorf("workload %s needs a budget (%s) or a deadline to stop at", name, map[string]string{UCT: "--iterations N", PNS: "--nodes N", Minimax: "--depth D"}[name])
 	}
 	switch name {
 	case UCT:

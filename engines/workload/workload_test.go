@@ -31,7 +31,8 @@ func TestRunRefuses(t *testing.T) {
 		{name: "unknown workload", game: "tictactoe", workload: "alphazero", wantErr: `no workload "alphazero"; the workloads are rollouts, uct, pns, minimax`},
 		{name: "rollouts", game: "tictactoe", workload: workload.Rollouts, wantErr: "run by package rollout"},
 		{name: "unknown role", game: "tictactoe", workload: workload.PNS, budget: workload.Budget{Nodes: 10, Role: "zplayer"}, wantErr: `no role "zplayer" in this game; its roles are xplayer, oplayer`},
-		{name: "minimax without depth", game: "tictactoe", workload: workload.Minimax, wantErr: "minimax needs a depth of at least 1"},
+		{name: "minimax without depth or deadline", game: "tictactoe", workload: workload.Minimax, wantErr: "workload minimax needs a budget (--depth D) or a deadline"},
+		{name: "minimax of a negative depth", game: "tictactoe", workload: workload.Minimax, budget: workload.Budget{Depth: -1}, wantErr: "minimax needs a depth of at least 1"},
 		{name: "threshold above 100", game: "tictactoe", workload: workload.PNS, budget: workload.Budget{Nodes: 10, Threshold: 101}, wantErr: "the threshold 101 is above 100"},
 		{name: "uct without budget or deadline", game: "tictactoe", workload: workload.UCT, wantErr: "workload uct needs a budget (--iterations N) or a deadline"},
 		{name: "pns without budget or deadline", game: "tictactoe", workload: workload.PNS, wantErr: "workload pns needs a budget (--nodes N) or a deadline"},
@@ -122,9 +123,9 @@ func TestUCTSeeds(t *testing.T) {
 // cannot be compared; a fixed budget not done by the deadline fails.
 func TestTimed(t *testing.T) {
 	m := proverMachine(t, "connectfour")
-	for _, name := range []string{workload.UCT, workload.PNS} {
+	for _, name := range []string{workload.UCT, workload.PNS, workload.Minimax} {
 		t.Run(name, func(t *testing.T) {
-			res, err := workload.Run(m, name, workload.Budget{}, 1, time.Now().Add(100*time.Millisecond))
+			res, err := workload.Run(m, name, workload.Budget{}, 1, time.Now().Add(300*time.Millisecond))
 			require.NoError(t, err)
 			assert.True(t, res.Timed)
 			assert.Positive(t, res.StateChanges)
@@ -153,6 +154,29 @@ func TestTimed(t *testing.T) {
 			assert.Positive(t, res.StateChanges, "the figures so far come with the error")
 		})
 	}
+}
+
+// A timed minimax (depth 0) deepens one ply at a time until the deadline:
+// its answer is the deepest search it finished, the same as a search to
+// that depth, and its nodes count every search; it stops early at an exact
+// value (tic-tac-toe: a draw at depth 9).
+func TestMinimaxDeepening(t *testing.T) {
+	m := proverMachine(t, "connectfour")
+	res, err := workload.Run(m, workload.Minimax, workload.Budget{}, 1, time.Now().Add(500*time.Millisecond))
+	require.NoError(t, err)
+	require.NotNil(t, res.Minimax)
+	d := res.Minimax.Depth
+	require.GreaterOrEqual(t, d, 1)
+	fixed, err := workload.Run(m, workload.Minimax, workload.Budget{Depth: d}, 1, time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, *fixed.Minimax, *res.Minimax, "the answer of the deepest search done")
+	assert.Greater(t, res.Nodes, fixed.Nodes, "the searches to every depth up to %d and the unfinished one", d)
+
+	res, err = workload.Run(proverMachine(t, "tictactoe"), workload.Minimax, workload.Budget{}, 1, time.Now().Add(time.Minute))
+	require.NoError(t, err)
+	assert.Equal(t, 9, res.Minimax.Depth)
+	assert.True(t, res.Minimax.Exact)
+	assert.Equal(t, 50, res.Minimax.Value)
 }
 
 // TestResultKeys checks the result file keys and the one-line answers.

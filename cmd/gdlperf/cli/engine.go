@@ -214,7 +214,7 @@ func addWorkloadFlags(f *pflag.FlagSet, name *string, b *workload.Budget) {
 	f.StringVar(name, "workload", workload.Rollouts, "the work: "+strings.Join(workload.Names, ", ")+" (engines/workload/SPEC.md)")
 	f.Int64Var(&b.Iterations, "iterations", 0, "uct: iterations (0: as many as SECONDS allows, a timed run)")
 	f.Int64Var(&b.Nodes, "nodes", 0, "pns: node expansions (0: timed)")
-	f.IntVar(&b.Depth, "depth", 0, "minimax: plies to search")
+	f.IntVar(&b.Depth, "depth", 0, "minimax: plies to search (0: as deep as SECONDS allows, iterative deepening, a timed run)")
 	f.StringVar(&b.Role, "role", "", "pns and minimax: the role searched for (default: the first)")
 	f.IntVar(&b.Threshold, "threshold", 0, "pns: one search for a goal of at least this (0: the value, by binary search)")
 }

@@ -151,7 +151,7 @@ func addRunFlags(f *pflag.FlagSet, opts *RunOptions) {
 	f.StringSliceVar(&opts.Workloads, "workloads", []string{workload.Rollouts}, "workloads of every game and engine: "+strings.Join(workload.Names, ", ")+" (engines/workload/SPEC.md)")
 	f.Int64Var(&opts.WorkloadBudget.Iterations, "uct-iterations", 2000, "the budget of workload uct: iterations (0: timed, as many as --seconds allows)")
 	f.Int64Var(&opts.WorkloadBudget.Nodes, "pns-nodes", 100_000, "the budget of workload pns: node expansions (0: timed, as many as --seconds allows)")
-	f.IntVar(&opts.WorkloadBudget.Depth, "minimax-depth", 3, "the budget of workload minimax: plies")
+	f.IntVar(&opts.WorkloadBudget.Depth, "minimax-depth", 3, "the budget of workload minimax: plies (0: timed, iterative deepening for --seconds)")
 	f.StringVar(&opts.WorkloadBudget.Role, "workload-role", "", "the role pns and minimax search for (default: each game's first)")
 	f.StringSliceVar(&opts.Transforms, "transforms", []string{"none"}, "rule rewrites of every game (gdlperf transform): none, or transform names, a chain as a+b; rows keep the original game's key")
 	f.UintSliceVar(&opts.TransformSeeds, "transform-seeds", []uint{1}, "seeds of the seeded transforms (shuffle, rename): one variant each")
@@ -586,8 +586,8 @@ func workloadDims(names []string, b workload.Budget) ([]harness.Dims, error) {
 			if n == workload.UCT {
 				budget.Role = ""
 			}
-			if b.Iterations < 0 || b.Nodes < 0 || (n == workload.Minimax && b.Depth <= 0) {
-				return nil, usage(fmt.Errorf("workload %s needs a budget of 0 or more (--uct-iterations and --pns-nodes, 0 for a timed run of --seconds) and a --minimax-depth above 0", n))
+			if b.Iterations < 0 || b.Nodes < 0 || b.Depth < 0 {
+				return nil, usage(fmt.Errorf("workload %s needs a budget of 0 or more (--uct-iterations, --pns-nodes, --minimax-depth; 0 for a timed run of --seconds)", n))
 			}
 			out = append(out, harness.Dims{Workload: n, Budget: budget.String(n)})
 		default:

@@ -152,14 +152,14 @@ func TestEngineListJSON(t *testing.T) {
 func TestRunTimedWorkloads(t *testing.T) {
 	res := filepath.Join(t.TempDir(), "results")
 	code, _, stderr := run(t, "run", "--games", "builtin:tictactoe", "--engines", "tupleprover",
-		"--workloads", "uct,pns", "--uct-iterations", "0", "--pns-nodes", "0", "--seconds", "1", "--results", res)
+		"--workloads", "uct,pns,minimax", "--uct-iterations", "0", "--pns-nodes", "0", "--minimax-depth", "0", "--seconds", "1", "--results", res)
 	require.Equal(t, 0, code, stderr)
 	rows, _, err := results.LoadDir(res)
 	require.NoError(t, err)
-	require.Len(t, rows, 2)
+	require.Len(t, rows, 3)
 	for _, r := range rows {
 		require.Equal(t, results.StatusOK, r.Status, "%s: %s", r.Workload, r.ErrorMessage)
-		assert.Contains(t, []string{"iterations=0", "nodes=0"}, r.WorkloadBudget)
+		assert.Contains(t, []string{"iterations=0", "nodes=0", "depth=0 role=xplayer", "depth=0"}, r.WorkloadBudget)
 		assert.Equal(t, 1, r.TargetSeconds)
 		assert.LessOrEqual(t, r.MillisecondsTaken, int64(1600), "%s searched for at most its second", r.Workload)
 		if r.Workload == "uct" {
@@ -168,7 +168,7 @@ func TestRunTimedWorkloads(t *testing.T) {
 		assert.NotZero(t, r.StateChanges)
 	}
 	code, _, stderr = run(t, "run", "--games", "builtin:tictactoe", "--engines", "tupleprover",
-		"--workloads", "minimax", "--minimax-depth", "0", "--results", res)
+		"--workloads", "minimax", "--minimax-depth", "-1", "--results", res)
 	assert.Equal(t, ExitUsage, code)
-	assert.Contains(t, stderr, "--minimax-depth above 0")
+	assert.Contains(t, stderr, "needs a budget of 0 or more")
 }
