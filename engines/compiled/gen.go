@@ -103,7 +103,8 @@ type generator struct {
 	initCount map[int32]int
 	initDist  map[int32][]map[int32]bool
 
-	sizes *sizer
+	sizeLim sizeLimits
+	sizes   *sizer
 	// auxiliary columns of static relations: per (relation, term), the
 	// term's id for each row, computed once after the static units
 	aux     map[string]string
@@ -123,6 +124,7 @@ type generator struct {
 type generated struct {
 	files map[string][]byte
 	stats string
+	sizes []sizeRun // the sizer's runs, one per design
 }
 
 // The designs of a program, with their packages.
@@ -138,8 +140,13 @@ var designs = []struct{ pkg, name string }{
 // design can be generated, the error is bottom-up's. version and rulesSHA
 // are baked in.
 func generate(g *gdl.Game, version, rulesSHA string) (*generated, error) {
-	bu, errBU := generateDesign(g, designs[0].pkg, maxSourceBytes, version, rulesSHA)
-	ms, errMS := generateMagic(g, designs[1].pkg, version, rulesSHA)
+	return generateWithin(g, defaultSizeLimits, version, rulesSHA)
+}
+
+// generateWithin is generate with the size estimates bounded by lim.
+func generateWithin(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (*generated, error) {
+	bu, errBU := generateDesign(g, designs[0].pkg, maxSourceBytes, lim, version, rulesSHA)
+	ms, errMS := generateMagic(g, designs[1].pkg, lim, version, rulesSHA)
 	if bu == nil && ms == nil {
 		return nil, errBU
 	}
@@ -156,6 +163,7 @@ func generate(g *gdl.Game, version, rulesSHA string) (*generated, error) {
 		for name, b := range d.files {
 			out.files[name] = b
 		}
+		out.sizes = append(out.sizes, d.sizes...)
 		fmt.Fprintf(&m, "\t\"gdlprog/%s\"\n", designs[i].pkg)
 		calls = append(calls, fmt.Sprintf("rt.Design{Name: %s, Setup: %s.Setup}", strconv.Quote(designs[i].name), designs[i].pkg))
 		stats = append(stats, designs[i].name+": "+d.stats)
@@ -172,7 +180,7 @@ func generate(g *gdl.Game, version, rulesSHA string) (*generated, error) {
 // negation is done again with the relation negated computed whole, as the
 // tuple prover does. A game that the rewriting leaves as it is (no
 // relation is asked with bound arguments) has no magic-sets design.
-func generateMagic(g *gdl.Game, pkg, version, rulesSHA string) (*generated, error) {
+func generateMagic(g *gdl.Game, pkg string, lim sizeLimits, version, rulesSHA string) (*generated, error) {
 	keep := map[gdl.Symbol]bool{}
 	for name, r := range g.Analysis.Relations {
 		if !r.UsesState && !r.UsesMoves && name != gdl.SymTrue && name != gdl.SymDoes {
@@ -195,7 +203,7 @@ func generateMagic(g *gdl.Game, pkg, version, rulesSHA string) (*generated, erro
 		if !changed {
 			return nil, engines.Errorf(engines.UnsupportedErr, "magic sets leave the game as it is")
 		}
-		out, err := generateDesign(g2, pkg, maxMagicSourceBytes, version, rulesSHA)
+		out, err := generateDesign(g2, pkg, maxMagicSourceBytes, lim, version, rulesSHA)
 		var ce *cycleError
 		if !errors.As(err, &ce) || whole[orig[ce.negated]] || orig[ce.negated] == gdl.NoSymbol {
 			return out, err
@@ -215,10 +223,11 @@ type cycleError struct {
 func (e *cycleError) Unwrap() error { return e.GameError }
 
 // generateDesign writes the package pkg of the program for g.
-func generateDesign(g *gdl.Game, pkg string, maxSource int, version, rulesSHA string) (*generated, error) {
+func generateDesign(g *gdl.Game, pkg string, maxSource int, lim sizeLimits, version, rulesSHA string) (*generated, error) {
 	gen := &generator{
 		pkg:       pkg,
 		maxSource: maxSource,
+		sizeLim:   lim,
 		g:         g,
 		nameID:    map[gdl.Symbol]int32{},
 		fkID:      map[fkey]int32{},
@@ -316,13 +325,20 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 		return nil, err
 	}
 	gen.loadFacts()
-	gen.sizes = measureSizes(gen.g)
+	gen.sizes = measureSizesWithin(gen.g, gen.sizeLim)
 	if err := gen.compileUnits(); err != nil {
 		return nil, err
 	}
 	gen.code.WriteString(gen.auxCode.String())
 	gen.emitCalls("initAux", gen.auxFns)
-	return gen.emitProgram(version, rulesSHA)
+	out, err := gen.emitProgram(version, rulesSHA)
+	if out != nil {
+		out.sizes = []sizeRun{gen.sizes.run}
+		if gen.sizes.run.timedOut {
+			out.stats += fmt.Sprintf(", size estimates cut by the time cap of %s after %d units of work (the program depends on the machine's load)", gen.sizeLim.timeCap, gen.sizes.run.work)
+		}
+	}
+	return out, err
 }
 
 // internNames numbers every name of the rules and the roles (constants

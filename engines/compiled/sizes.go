@@ -13,17 +13,53 @@ import (
 // other relations (and the distinct values of each column) over the states
 // it saw. It works within budgets and gives up quietly: estimates only
 // order joins, they never change answers.
+//
+// The budgets are counted work, not time, so that the estimates, and with
+// them the generated program, are the same on a busy machine as on an idle
+// one: a step of the evaluation (a body literal tried, a tuple matched)
+// counts 1, a tuple added sizeAddWork (its key is built and stored), a
+// value recorded for the statistics sizeRecordWork (so that a unit costs
+// about the same on every game: 40 to 250 ns). sizeMaxWork is about 400 ms
+// of CPU, the time budget the sizer had before, on the games whose units
+// are the slowest of those it cuts (amazons, skirmish, reversi of the
+// ggp.org base repository: 120 to 160 ns a unit); every built-in game and
+// every panel game but those, speedChess and checkers plays all its steps
+// within it (breakthrough, the largest, at 2.2M units). The time cap is
+// only a safety net against a game whose units are far slower than that;
+// when it fires the program depends on the machine's load, and the
+// design's stats say so.
 const (
-	sizeBudget    = 400 * time.Millisecond
-	sizeMaxSteps  = 30
-	sizeMaxTuples = 200_000
-	sizeMaxWork   = 5_000_000
+	sizeMaxSteps   = 30
+	sizeMaxTuples  = 200_000
+	sizeMaxWork    = 3_000_000
+	sizeAddWork    = 4
+	sizeRecordWork = 1
+	sizeTimeCap    = 10 * time.Second
+	sizeCheckEvery = 1024 // units of work between looks at the clock
 )
+
+// sizeLimits bound the sizer's work.
+type sizeLimits struct {
+	maxWork   int           // units of work, as counted above
+	maxTuples int           // tuples held at once
+	timeCap   time.Duration // wall time, a safety net
+}
+
+var defaultSizeLimits = sizeLimits{maxWork: sizeMaxWork, maxTuples: sizeMaxTuples, timeCap: sizeTimeCap}
 
 type sizeStats struct {
 	n     float64   // mean size
 	dist  []float64 // mean distinct values per column
 	count int       // states seen
+}
+
+// sizeRun sums up one run of the sizer.
+type sizeRun struct {
+	work     int           // steps taken
+	steps    int           // random steps played
+	out      bool          // stopped by a limit
+	timedOut bool          // stopped by the time cap
+	elapsed  time.Duration // wall time
 }
 
 type sizer struct {
@@ -33,9 +69,12 @@ type sizer struct {
 	firstIx  map[gdl.Symbol]map[string][][]*gdl.Term
 	work     int
 	tuples   int
+	lim      sizeLimits
 	deadline time.Time
-	out      bool // over budget
-	stats    map[gdl.Symbol]*sizeStats
+	// nextCheck is the work at which the time cap is checked next
+	nextCheck int
+	run       sizeRun
+	stats     map[gdl.Symbol]*sizeStats
 	// trueStats are the sizes of true facts per functor
 	trueStats map[fkey]*sizeStats
 }
@@ -44,9 +83,16 @@ type sizeAbort struct{}
 
 func (s *sizer) tick() {
 	s.work++
-	if s.work > sizeMaxWork || s.tuples > sizeMaxTuples || (s.work&1023 == 0 && time.Now().After(s.deadline)) {
-		s.out = true
+	if s.work > s.lim.maxWork || s.tuples > s.lim.maxTuples {
+		s.run.out = true
 		panic(sizeAbort{})
+	}
+	if s.work >= s.nextCheck {
+		s.nextCheck = s.work + sizeCheckEvery
+		if time.Now().After(s.deadline) {
+			s.run.out, s.run.timedOut = true, true
+			panic(sizeAbort{})
+		}
 	}
 }
 
@@ -72,6 +118,7 @@ func (s *sizer) add(rel gdl.Symbol, args []*gdl.Term) bool {
 		ix[f] = append(ix[f], args)
 	}
 	s.tuples++
+	s.work += sizeAddWork
 	return true
 }
 
@@ -215,6 +262,7 @@ func (s *sizer) recordInto(st *sizeStats, tuples [][]*gdl.Term, arity int) {
 		st.dist[col] = (st.dist[col]*c + float64(len(seen))) / (c + 1)
 	}
 	st.count++
+	s.work += len(tuples) * arity * sizeRecordWork
 }
 
 // recordState adds the sizes of the current state's relations.
@@ -243,11 +291,15 @@ func (s *sizer) recordState() {
 	}
 }
 
-// measureSizes runs the sizer on g.
-func measureSizes(g *gdl.Game) *sizer {
+// measureSizes runs the sizer on g within the default limits.
+func measureSizes(g *gdl.Game) *sizer { return measureSizesWithin(g, defaultSizeLimits) }
+
+// measureSizesWithin runs the sizer on g within lim.
+func measureSizesWithin(g *gdl.Game, lim sizeLimits) *sizer {
+	start := time.Now()
 	s := &sizer{g: g, rels: map[gdl.Symbol][][]*gdl.Term{}, keys: map[gdl.Symbol]map[string]bool{},
-		firstIx:  map[gdl.Symbol]map[string][][]*gdl.Term{},
-		deadline: time.Now().Add(sizeBudget), stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
+		firstIx: map[gdl.Symbol]map[string][][]*gdl.Term{}, lim: lim, nextCheck: sizeCheckEvery,
+		deadline: start.Add(lim.timeCap), stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -267,6 +319,7 @@ func measureSizes(g *gdl.Game) *sizer {
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		for step := 0; step < sizeMaxSteps; step++ {
+			s.run.steps = step
 			s.evalAll(false)
 			if len(s.rels[gdl.SymTerminal]) > 0 {
 				s.recordState()
@@ -304,5 +357,6 @@ func measureSizes(g *gdl.Game) *sizer {
 			}
 		}
 	}()
+	s.run.work, s.run.elapsed = s.work, time.Since(start)
 	return s
 }

@@ -1,10 +1,20 @@
 package compiled
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/engines/builtingames"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -20,7 +30,7 @@ func TestSizesDebug(t *testing.T) {
 	}
 	start := time.Now()
 	s := measureSizes(g)
-	t.Logf("%s, over budget %v, work %d", time.Since(start), s.out, s.work)
+	t.Logf("%s, run %+v", time.Since(start), s.run)
 	for name, st := range s.stats {
 		t.Logf("%s: n %.1f dist %v (%d)", name.Name(), st.n, st.dist, st.count)
 	}
@@ -43,4 +53,145 @@ func TestSizesTicTacToe(t *testing.T) {
 	if st := s.trueStats[fkey{gdl.Intern("cell"), 3}]; st == nil || st.n != 1 {
 		t.Fatalf("true cell: %+v", st)
 	}
+}
+
+// busy keeps every processor busy with goroutines burning CPU until the
+// returned function is called.
+func busy() (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 * runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := 0
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for j := range 1 << 16 {
+					x ^= j * x
+				}
+			}
+		}()
+	}
+	return func() { close(done); wg.Wait() }
+}
+
+// generateTwice generates g within lim on a quiet process and again with
+// every processor kept busy.
+func generateTwice(t *testing.T, g *gdl.Game, lim sizeLimits) (quiet, loaded *generated) {
+	t.Helper()
+	quiet, err := generateWithin(g, lim, "v", "sha")
+	require.NoError(t, err)
+	stop := busy()
+	loaded, err = generateWithin(g, lim, "v", "sha")
+	stop()
+	require.NoError(t, err)
+	return quiet, loaded
+}
+
+// requireSameProgram: the two generations wrote the same files, byte for
+// byte, and the time cap cut neither.
+func requireSameProgram(t *testing.T, a, b *generated) {
+	t.Helper()
+	require.Equal(t, len(a.files), len(b.files))
+	for name, src := range a.files {
+		if other := b.files[name]; !bytes.Equal(src, other) {
+			al, bl := strings.Split(string(src), "\n"), strings.Split(string(other), "\n")
+			i := 0
+			for i < len(al) && i < len(bl) && al[i] == bl[i] {
+				i++
+			}
+			t.Fatalf("%s differs between a quiet and a busy machine from line %d: %q, then %q", name, i+1, al[min(i, len(al)-1)], bl[min(i, len(bl)-1)])
+		}
+	}
+	for _, r := range append(append([]sizeRun(nil), a.sizes...), b.sizes...) {
+		require.False(t, r.timedOut, "the size estimates were cut by the time cap after %d units of work (%s)", r.work, r.elapsed)
+	}
+}
+
+// TestGenerateIgnoresLoad: the size estimates, and so the program, depend
+// on counted work only, not on how busy the machine is: the same game
+// generated on a quiet process and with every processor kept busy gives
+// byte-identical sources, both with the default limits (under which the
+// built-in games finish their steps) and with a work bound that cuts the
+// estimates short mid-way.
+func TestGenerateIgnoresLoad(t *testing.T) {
+	cut := defaultSizeLimits
+	cut.maxWork = 60_000
+	for _, tc := range []struct {
+		game    string
+		lim     sizeLimits
+		cutWork bool // the work bound cuts the estimates short
+	}{
+		{"connectfour", defaultSizeLimits, false},
+		{"hex", defaultSizeLimits, false},
+		{"breakthrough", cut, true},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			b, ok := builtingames.Get(tc.game)
+			require.True(t, ok)
+			g, err := gdl.Load(b.File, b.Rules)
+			require.NoError(t, err)
+			quiet, loaded := generateTwice(t, g, tc.lim)
+			requireSameProgram(t, quiet, loaded)
+			for _, r := range quiet.sizes {
+				assert.Equal(t, tc.cutWork, r.out, "the sizer stopped by a limit after %d units of work", r.work)
+			}
+		})
+	}
+}
+
+// TestGeneratePanelWithinWork: on the panel games the time cap is not what
+// stops the sizer, and the games whose estimates the work bound cuts
+// (reversi, skirmish) get the same program on a busy machine.
+func TestGeneratePanelWithinWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the twenty panel games (-short)")
+	}
+	shared := enginetest.SharedDir()
+	if shared == "" {
+		t.Skip("../shared not found")
+	}
+	for _, name := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi", "hex", "speedChess", "amazons", "checkers",
+		"englishDraughts", "chineseCheckers4", "sheepAndWolf", "dotsAndBoxes", "knightsTour", "pentago", "3pConnectFour",
+		"connectFourSimultaneous", "eightPuzzle", "skirmish", "4pffa", "nineBoardTicTacToe"} {
+		t.Run(name, func(t *testing.T) {
+			g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", "base", name, name+".kif"))
+			require.NoError(t, err)
+			if name == "reversi" || name == "skirmish" {
+				quiet, loaded := generateTwice(t, g, defaultSizeLimits)
+				requireSameProgram(t, quiet, loaded)
+				return
+			}
+			out, err := generate(g, "v", "sha")
+			require.NoError(t, err)
+			for _, r := range out.sizes {
+				require.False(t, r.timedOut, "the size estimates were cut by the time cap after %d units of work (%s)", r.work, r.elapsed)
+			}
+		})
+	}
+}
+
+// TestSizesTimeCap: the time cap still stops the sizer, quietly, and the
+// design's stats say that the program depends on the machine's load.
+func TestSizesTimeCap(t *testing.T) {
+	b, ok := builtingames.Get("connectfour")
+	require.True(t, ok)
+	g, err := gdl.Load(b.File, b.Rules)
+	require.NoError(t, err)
+	lim := defaultSizeLimits
+	lim.timeCap = time.Nanosecond
+	out, err := generateWithin(g, lim, "v", "sha")
+	require.NoError(t, err)
+	require.NotEmpty(t, out.sizes)
+	for _, r := range out.sizes {
+		assert.True(t, r.timedOut && r.out, "%+v", r)
+		assert.Less(t, r.work, 2*sizeCheckEvery, "the clock is read every %d units", sizeCheckEvery)
+	}
+	assert.Contains(t, out.stats, "cut by the time cap of 1ns")
+	assert.Contains(t, out.stats, "depends on the machine's load")
 }
