@@ -53,6 +53,7 @@ package propnet
 import (
 	"embed"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"runtime/debug"
 	"strings"
@@ -120,21 +121,24 @@ const (
 // pops), and weighs what they did by the time each operation takes, in
 // nanoseconds: an edge followed, a node popped whose output changed, a
 // legal proposition read (the moves of a group whose guard holds, when
-// they are read when asked), a legal move found in the bitset the triggers
-// keep. The weights are a least-squares fit of the CPU time per state
-// change of the candidates of 19 panel games (34 layouts) on this
-// project's machines; with them the cheapest estimate is the fastest
-// layout on 16 of those games, and within 8% of it on the other three.
+// they are read when asked), a legal move's bit toggled by its trigger and
+// a legal move found in the bitset the triggers keep. The weights are a
+// least-squares fit of the CPU time per state change of the candidates of
+// 19 panel games (34 layouts) on this project's machines; with them the
+// cheapest estimate is the fastest layout on 13 of those games, and on
+// average within 2.2% of it (within 13% on the worst, checkers, where two
+// estimates are 4% apart).
 const (
 	costRollouts = 64
 	costSteps    = 2000
 	costWork     = 4_000_000
 	costSeed     = 7
 
-	costEdge  = 1.5
-	costPop   = 10
-	costRead  = 1.5
-	costFound = 4.5
+	costEdge   = 1.3
+	costPop    = 6.7
+	costRead   = 0.9
+	costToggle = 1.7
+	costFound  = 4.2
 )
 
 // layoutCost returns the estimated nanoseconds of a state change of
@@ -147,7 +151,9 @@ func layoutCost(m *Machine) float64 {
 	joint := make([]engines.Move, len(p.roles))
 	next := make([]uint64, len(m.curBits))
 	work0, pops0 := m.work, m.pops
-	var steps, reads, found int64
+	var steps, reads, found, toggles int64
+	legalBits := m.tbits[p.words:]
+	before := make([]uint64, len(legalBits))
 	budget := func() bool {
 		return steps < costSteps && (m.work-work0)+(m.pops-pops0) < costWork
 	}
@@ -172,14 +178,22 @@ play:
 				}
 				joint[role] = legal[rng.IntN(len(legal))]
 			}
+			if !p.scanLegal {
+				copy(before, legalBits)
+			}
 			m.play(joint)
 			copy(next, m.nextBits)
 			m.cur = nil // the network's position is no state object
 			m.moveTo(next)
+			if !p.scanLegal {
+				for i, x := range legalBits {
+					toggles += int64(bits.OnesCount64(x ^ before[i]))
+				}
+			}
 			steps++
 		}
 	}
-	ns := costEdge*float64(m.work-work0) + costPop*float64(m.pops-pops0) + costRead*float64(reads) + costFound*float64(found)
+	ns := costEdge*float64(m.work-work0) + costPop*float64(m.pops-pops0) + costRead*float64(reads) + costToggle*float64(toggles) + costFound*float64(found)
 	return ns / float64(max(steps, 1))
 }
 
