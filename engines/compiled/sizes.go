@@ -56,7 +56,7 @@ type sizeStats struct {
 // sizeRun sums up one run of the sizer.
 type sizeRun struct {
 	work     int           // steps taken
-	steps    int           // random steps played
+	steps    int           // the random step it was at when it stopped, from 0
 	out      bool          // stopped by a limit
 	timedOut bool          // stopped by the time cap
 	elapsed  time.Duration // wall time
