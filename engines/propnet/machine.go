@@ -851,8 +851,8 @@ func (m *Machine) goalsInto(goals []int, text func() string) error {
 	p := m.p
 	for r, gs := range p.goals {
 		n, at := 0, -1
-		for i, g := range gs {
-			if m.goalLit(g.lit) == 1 {
+		for i := range gs {
+			if m.goalLit(gs[i].lit) == 1 {
 				n++
 				at = i
 			}
