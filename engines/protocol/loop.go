@@ -103,17 +103,36 @@ func (c *Clock) OverBetween(steps int64) bool {
 // Chooser makes the move choices of traces and fixed-work runs: for
 // rollout r, rand.New(rand.NewPCG(seed, r)) draws each role's move from its
 // legal moves sorted by their text, duplicates dropped, so every correct
-// engine makes the same choices. The texts are cached per move.
+// engine makes the same choices. The texts are cached per move: by index
+// where the moves have one (NewIndexedChooser), so that a fixed-work run
+// does the same work in every process (a Go map's probes depend on its
+// random hash seed), else in a map.
 type Chooser[M comparable] struct {
 	text   func(M) string
+	index  func(M) int
+	byIdx  []string
+	known  []bool
 	texts  map[M]string
 	sorted []M
 	rng    *rand.Rand
 }
 
+// maxIndexedMoves bounds the slice cache of an indexed chooser; moves of a
+// larger index are cached in the map.
+const maxIndexedMoves = 1 << 20
+
 // NewChooser returns a chooser over moves printed by text.
 func NewChooser[M comparable](text func(M) string) *Chooser[M] {
 	return &Chooser[M]{text: text, texts: map[M]string{}}
+}
+
+// NewIndexedChooser returns a chooser over moves printed by text whose
+// texts are cached by index(move), a small non-negative integer such as a
+// move id.
+func NewIndexedChooser[M comparable](text func(M) string, index func(M) int) *Chooser[M] {
+	c := NewChooser(text)
+	c.index = index
+	return c
 }
 
 // Start starts rollout r of seed's choices.
@@ -121,6 +140,20 @@ func (c *Chooser[M]) Start(seed uint64, r int64) { c.rng = rand.New(rand.NewPCG(
 
 // Text returns the text of mv.
 func (c *Chooser[M]) Text(mv M) string {
+	if c.index != nil {
+		if i := c.index(mv); i >= 0 && i < maxIndexedMoves {
+			if i < len(c.known) && c.known[i] {
+				return c.byIdx[i]
+			}
+			if i >= len(c.known) {
+				n := max(i+1, 2*len(c.known))
+				c.byIdx = append(c.byIdx, make([]string, n-len(c.byIdx))...)
+				c.known = append(c.known, make([]bool, n-len(c.known))...)
+			}
+			c.byIdx[i], c.known[i] = c.text(mv), true
+			return c.byIdx[i]
+		}
+	}
 	t, ok := c.texts[mv]
 	if !ok {
 		t = c.text(mv)

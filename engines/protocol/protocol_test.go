@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -219,9 +220,19 @@ func TestLoop(t *testing.T) {
 }
 
 func TestChooser(t *testing.T) {
+	for _, indexed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "map", true: "indexed"}[indexed], func(t *testing.T) { testChooser(t, indexed) })
+	}
+}
+
+func testChooser(t *testing.T, indexed bool) {
 	texts := map[int]string{1: "(mark 2 1)", 2: "(mark 1 1)", 3: "noop", 4: "(mark 1 1)"}
 	calls := 0
-	c := NewChooser(func(m int) string { calls++; return texts[m] })
+	text := func(m int) string { calls++; return texts[m] }
+	c := NewChooser(text)
+	if indexed {
+		c = NewIndexedChooser(text, func(m int) int { return m })
+	}
 	sorted := c.Sorted([]int{3, 1, 2, 4})
 	assert.Len(t, sorted, 3)
 	var got []string
@@ -295,4 +306,19 @@ func TestWriteTrace(t *testing.T) {
 	assert.Len(t, entries, 1, "no temporary file is left")
 
 	assert.Error(t, WriteTrace(filepath.Join(dir, "no", "t.jsonl"), nil, func(io.Writer) error { return nil }))
+}
+
+// Moves without a small index (negative, or past the slice cache's bound)
+// are cached in the map: each text is still asked once.
+func TestIndexedChooserFallsBack(t *testing.T) {
+	calls := 0
+	c := NewIndexedChooser(func(m int) string { calls++; return fmt.Sprint("m", m) }, func(m int) int { return m })
+	for range 2 {
+		for _, m := range []int{-1, 0, 5, maxIndexedMoves, maxIndexedMoves + 7} {
+			assert.Equal(t, fmt.Sprint("m", m), c.Text(m))
+		}
+	}
+	assert.Equal(t, 5, calls)
+	assert.Len(t, c.texts, 3, "-1 and the two past the bound")
+	assert.LessOrEqual(t, len(c.known), 16, "the slice grows to the indexes seen, not to the bound")
 }

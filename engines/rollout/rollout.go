@@ -91,7 +91,7 @@ func (st *Stats) addGoals(goals []int) {
 // the same work and only the time differs. A rollout longer than
 // MaxTraceSteps is a game error.
 func RunFixed(m engines.Machine, n int, seed uint64) (Stats, error) {
-	ch := protocol.NewChooser(m.MoveText)
+	ch := protocol.NewIndexedChooser(m.MoveText, func(mv engines.Move) int { return int(mv) })
 	roles := len(m.Roles())
 	st := Stats{GoalSums: make([]int64, roles)}
 	joint := make([]engines.Move, roles)

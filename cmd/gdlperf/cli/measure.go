@@ -27,7 +27,8 @@ type MeasureOptions struct {
 // measureHelp is the long help of the measure flags, for gdlperf run.
 const measureHelp = `With --measure instructions every run counts the user-mode instructions
 per rollout instead of timing: the engine plays N and then 2N seeded
-rollouts (N = --rollouts, 20 when not given) under an instruction counter,
+rollouts (N = --rollouts; without it 20, or more where 20 count too few)
+under an instruction counter,
 and the row records (I(2N) - I(N)) / N, which leaves the setup out. The
 counter is perf (Linux hardware counters, instructions:u) where the kernel
 exposes them, else Valgrind's Cachegrind (apt-get install valgrind; some 50
@@ -37,12 +38,11 @@ count varies by about 10^5 whatever its work.
 
 It suits engines that do the same work in every process: native code, Go
 (run with GOGC=off, GOMAXPROCS=1 and no asynchronous preemption; the
-prover's counts repeat to about 0.2 %, Go maps' random hash seeds being the
-rest), so compare and ab --metric instructions can tell a 1 % change from
-one pair of runs where time needs many. It does not suit engines whose setup
-adapts to the time it takes (tupleprover, compiled: their timed warm-ups
-choose a plan), whose structure depends on map order (propnet), or a
-JIT-compiled JVM (a trivial loop: 8 % apart with default flags, 1.5 % with
+built-in engines' counts repeat to under 0.2 %: their setups choose by
+counted work, not by the clock), so compare and ab --metric instructions can
+tell a 1 % change from one pair of runs where time needs many. It does not
+suit engines whose setup adapts to the time it takes, or a JIT-compiled
+JVM (a trivial loop: 8 % apart with default flags, 1.5 % with
 -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC). Only
 fixed-work engines (--rollouts) can be counted.`
 

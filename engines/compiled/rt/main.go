@@ -196,7 +196,7 @@ func (e *Engine) runTimed(c *protocol.Clock, seed uint64) (protocol.Stats, error
 
 // runFixed is rollout.RunFixed: protocol.Chooser's choices.
 func (e *Engine) runFixed(n int, seed uint64) (protocol.Stats, error) {
-	ch := protocol.NewChooser(e.MoveText)
+	ch := protocol.NewIndexedChooser(e.MoveText, func(mv int32) int { return int(mv) })
 	joint := make([]int32, len(e.Roles))
 	return protocol.Loop(nil, int64(n), func(r int64, _ func() bool) (steps int64, stopped bool, err error) {
 		ch.Start(seed, r)
