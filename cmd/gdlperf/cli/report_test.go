@@ -21,7 +21,7 @@ func TestNewCmdReportOptions(t *testing.T) {
 	cmd.SetArgs([]string{"--results", "r", "-o", "site", "--baseline", "propnet@2"})
 	require.NoError(t, cmd.Execute())
 	got.IO = nil
-	assert.Equal(t, ReportOptions{Results: "r", Out: "site", Baseline: "propnet@2", Title: "gdlperf results", Blacklist: "blacklist.txt", UCTIterations: 2000, UCTSeconds: 5}, *got)
+	assert.Equal(t, ReportOptions{Results: "r", Out: "site", Baseline: "propnet@2", Title: "gdlperf results", Blacklist: "blacklist.txt", UCTIterations: 2000, UCTSeconds: 60}, *got)
 }
 
 // The game pages of a campaign with a uct workload have the uct chart,
