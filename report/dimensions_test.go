@@ -274,7 +274,7 @@ func TestIndexVersusTable(t *testing.T) {
 		assert.InDelta(t, 1, r*ratio[[2]string{k[1], k[0]}], 0.01, "%v: the inverse of the other way", k)
 	}
 	assert.InDelta(t, 0.2137, ratio[[2]string{"prover@1-aaa", "propnet@2-bbb"}], 1e-4)
-	assert.Contains(t, index, `title="solo@1 and prover@1-aaa: no game where both ran ok with state changes">`)
+	assert.Contains(t, index, `title="solo@1 and prover@1-aaa: no game where both ran ok with state changes; `)
 }
 
 // The pages of workloads and transforms, uct charts included, are the same

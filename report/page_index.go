@@ -367,13 +367,22 @@ func (b *builder) lead(m *Group, bl Version) leadView {
 	return lv
 }
 
+// noneCompared says why no game of a pair was compared: when runs were
+// left out as contended, that they were, not that they failed.
+func noneCompared(s *PairSummary) string {
+	if n := s.ContendedA + s.ContendedB; n > 0 {
+		return fmt.Sprintf("no game where both ran ok, uncontended, with state changes (%s left out as contended, under %.2g of a CPU: rerun on a quieter machine, or with gdlperf run --rerun-contended); %s excluded", plural(n, "run"), ContendedShare, plural(s.ExcludedGames, "game"))
+	}
+	return fmt.Sprintf("no game where both ran ok with state changes; %s excluded", plural(s.ExcludedGames, "game"))
+}
+
 // leadText words a summary against the baseline bl so that it agrees with
 // the verdict: "faster" or "slower" only when the geometric mean's 95%
 // interval excludes 1, else "about as fast as"; the detail says what the
 // figure is measured over.
 func leadText(s *PairSummary, bl Version) (verb, factor, class, detail string) {
 	if s.Compared == 0 {
-		return "could not be compared with", "", "", fmt.Sprintf("no game where both ran ok with state changes; %s excluded", plural(s.ExcludedGames, "game"))
+		return "could not be compared with", "", "", noneCompared(s)
 	}
 	over := "over " + plural(s.Compared, "game")
 	interval := "too few games for an interval"
@@ -523,7 +532,7 @@ func (b *builder) versus(m *Group) *versusView {
 				continue
 			}
 			s := ComparePair(m, a, bv).Summary
-			cell := versusCell{Text: "—", Title: fmt.Sprintf("%s and %s: no game where both ran ok with state changes", a, bv)}
+			cell := versusCell{Text: "—", Title: fmt.Sprintf("%s and %s: %s", a, bv, noneCompared(&s))}
 			if s.Compared > 0 {
 				cell = versusCell{Text: times(s.GeoMean), Class: signClass(s.Overall),
 					Title: fmt.Sprintf("%s over %s: geometric mean of the speedup per game over %s", a, bv, plural(s.Compared, "game"))}

@@ -33,6 +33,8 @@ func TestLeadText(t *testing.T) {
 			"was", "about as fast as", "", "no significant difference; geometric mean of the speedup per game over 1 game: 5.000×, too few games for an interval"},
 		{"no common game", PairSummary{ExcludedGames: 9, GeoMean: math.NaN()},
 			"could not be compared with", "", "", "no game where both ran ok with state changes; 9 games excluded"},
+		{"every run contended", PairSummary{ExcludedGames: 20, ContendedA: 60, ContendedB: 58, GeoMean: math.NaN()},
+			"could not be compared with", "", "", "no game where both ran ok, uncontended, with state changes (118 runs left out as contended, under 0.9 of a CPU: rerun on a quieter machine, or with gdlperf run --rerun-contended); 20 games excluded"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
