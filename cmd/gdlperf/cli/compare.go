@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gdlperf/gdlperf/engines/transform"
 	"github.com/gdlperf/gdlperf/report"
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -316,12 +317,30 @@ func keepRows(s *report.Side, dim func(results.Row) string, kept func(string) bo
 	return others
 }
 
-// splitTransform cuts ":TRANSFORM" off a side's argument.
+// splitTransform cuts ":TRANSFORM" off a side's argument, after the last
+// colon: always after a bare engine name (so that an unknown transform is
+// named as such), after a version only when it is none or a chain of
+// transform names (a+b), so that a version with a colon of its own
+// (tp@1.0:beta) stays whole.
 func splitTransform(arg string) (string, string) {
-	if i := strings.LastIndexByte(arg, ':'); i > 0 && i < len(arg)-1 && !isPath(arg) {
+	i := strings.LastIndexByte(arg, ':')
+	if i <= 0 || i == len(arg)-1 || isPath(arg) {
+		return arg, ""
+	}
+	if !strings.Contains(arg[:i], "@") || isTransform(arg[i+1:]) {
 		return arg[:i], arg[i+1:]
 	}
 	return arg, ""
+}
+
+// isTransform reports whether t names the untransformed rules (none) or a
+// chain of transforms.
+func isTransform(t string) bool {
+	if t == results.DefaultTransform {
+		return true
+	}
+	_, err := transform.ParseNames(strings.ReplaceAll(t, "+", ","))
+	return err == nil
 }
 
 // compareSides resolves OLD and NEW into rows; across says that a side

@@ -505,3 +505,23 @@ func TestCompareTransforms(t *testing.T) {
 	require.NotNil(t, tb.GeoHi)
 	assert.Less(t, *tb.GeoHi, 0.98, "the interval agrees with the verdict")
 }
+
+// A side's ":TRANSFORM" is cut off only when it names the untransformed
+// rules or a chain of transforms, so a version with a colon stays whole.
+func TestSplitTransform(t *testing.T) {
+	tests := []struct{ arg, side, transform string }{
+		{"propnet:optimise", "propnet", "optimise"},
+		{"propnet@1-abc:none", "propnet@1-abc", "none"},
+		{"prover:deor+dedupe", "prover", "deor+dedupe"},
+		{"tp@1.0:beta", "tp@1.0:beta", ""},
+		{"tp@1.0:beta:shuffle", "tp@1.0:beta", "shuffle"},
+		{"propnet", "propnet", ""},
+		{"propnet:", "propnet:", ""},
+		{"propnet:nothing", "propnet", "nothing"},
+	}
+	for _, tt := range tests {
+		side, tr := splitTransform(tt.arg)
+		assert.Equal(t, tt.side, side, tt.arg)
+		assert.Equal(t, tt.transform, tr, tt.arg)
+	}
+}
