@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -375,21 +376,10 @@ const WorkloadSeconds = 60
 // for a timed budget (uct iterations=0, pns nodes=0, minimax depth=0: as
 // much search as the time allows), else the bound of fixed work.
 func (c *Campaign) workloadSeconds(d Dims) int {
-	if timedBudget(d.Budget) {
+	if workload.ParseBudget(d.Budget).Timed(d.Workload) {
 		return c.Options.Seconds
 	}
 	return max(WorkloadSeconds, c.Options.Seconds)
-}
-
-// timedBudget says whether a workload budget ("iterations=0", "nodes=0
-// role=x", "depth=0") asks for a timed run.
-func timedBudget(budget string) bool {
-	for _, w := range strings.Fields(budget) {
-		if w == "iterations=0" || w == "nodes=0" || w == "depth=0" {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *Campaign) args(r Run, game, result string) []string {

@@ -51,7 +51,7 @@ func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile st
 			skipped = append(skipped, d.Workload)
 			continue
 		}
-		budget := parseBudget(d.Budget)
+		budget := workload.ParseBudget(d.Budget)
 		reproduce := fmt.Sprintf("gdlperf engine run %s %s result.txt %d --workload %s %s --seed %d",
 			e.Name, ShellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
 		// The reference, in this process, once per game and workload for
@@ -172,27 +172,4 @@ func workloadList(ds []Dims) string {
 		names = append(names, d.Workload)
 	}
 	return strings.Join(names, ", ")
-}
-
-// parseBudget reads a budget as Dims.Budget spells it ("nodes=100000
-// role=xplayer").
-func parseBudget(s string) workload.Budget {
-	var b workload.Budget
-	for _, w := range strings.Fields(s) {
-		k, v, _ := strings.Cut(w, "=")
-		n, _ := strconv.ParseInt(v, 10, 64)
-		switch k {
-		case "iterations":
-			b.Iterations = n
-		case "nodes":
-			b.Nodes = n
-		case "depth":
-			b.Depth = int(n)
-		case "threshold":
-			b.Threshold = int(n)
-		case "role":
-			b.Role = v
-		}
-	}
-	return b
 }

@@ -93,15 +93,7 @@ func uctPoints(top int64) []int64 {
 
 // uctBudget reads the iterations of a uct budget ("iterations=200"); 0 for
 // a timed run.
-func uctBudget(budget string) int64 {
-	for _, w := range strings.Fields(budget) {
-		if v, ok := strings.CutPrefix(w, "iterations="); ok {
-			n, _ := strconv.ParseInt(v, 10, 64)
-			return n
-		}
-	}
-	return 0
-}
+func uctBudget(budget string) int64 { return workload.ParseBudget(budget).Iterations }
 
 // uctChart builds the uct chart of game in group m: nil when m is not a
 // uct group or the charts are off.

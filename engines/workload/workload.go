@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,6 +82,43 @@ func (b Budget) String(name string) string {
 		w = append(w, "role="+b.Role)
 	}
 	return strings.Join(w, " ")
+}
+
+// ParseBudget reads a budget as String prints it ("nodes=100000
+// role=red"); unknown words and bad numbers are left at zero.
+func ParseBudget(s string) Budget {
+	var b Budget
+	for _, w := range strings.Fields(s) {
+		k, v, _ := strings.Cut(w, "=")
+		n, _ := strconv.ParseInt(v, 10, 64)
+		switch k {
+		case "iterations":
+			b.Iterations = n
+		case "nodes":
+			b.Nodes = n
+		case "depth":
+			b.Depth = int(n)
+		case "threshold":
+			b.Threshold = int(n)
+		case "role":
+			b.Role = v
+		}
+	}
+	return b
+}
+
+// Timed reports whether the budget of workload name is a deadline's: uct
+// of 0 iterations, pns of 0 nodes, minimax of depth 0.
+func (b Budget) Timed(name string) bool {
+	switch name {
+	case UCT:
+		return b.Iterations <= 0
+	case PNS:
+		return b.Nodes <= 0
+	case Minimax:
+		return b.Depth == 0
+	}
+	return false
 }
 
 // Result is what a workload run measured and found.
@@ -176,12 +214,12 @@ func Run(m engines.Machine, name string, budget Budget, seed uint64, deadline ti
 	v := newView(m, deadline)
 	start := time.Now()
 	var err error
-	if deadline.IsZero() && (name == UCT && budget.Iterations <= 0 || name == PNS && budget.Nodes <= 0 || name == Minimax && budget.Depth == 0) {
+	if deadline.IsZero() && budget.Timed(name) {
 		return res, fmt.Errorf("workload %s needs a budget (%s) or a deadline to stop at", name, map[string]string{UCT: "--iterations N", PNS: "--nodes N", Minimax: "--depth D"}[name])
 	}
 	switch name {
 	case UCT:
-		res.Timed = budget.Iterations <= 0
+		res.Timed = budget.Timed(name)
 		err = runUCT(v, budget, seed, &res)
 	case PNS, Minimax:
 		role, rerr := roleIndex(m, budget.Role)
@@ -190,7 +228,7 @@ func Run(m engines.Machine, name string, budget Budget, seed uint64, deadline ti
 		}
 		res.Budget.Role = m.Roles()[role]
 		if name == PNS {
-			res.Timed = budget.Nodes <= 0
+			res.Timed = budget.Timed(name)
 			err = runPNS(v, budget, role, &res)
 		} else {
 			err = runMinimax(v, budget, role, &res)

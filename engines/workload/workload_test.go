@@ -427,3 +427,24 @@ func TestLimits(t *testing.T) {
 	assert.Equal(t, workload.Unknown, res.PNS.Status)
 	assert.Less(t, res.Nodes, int64(50), "the table filled before the budget ran out")
 }
+
+// ParseBudget reads what Budget.String prints, and Timed says which budgets
+// are a deadline's.
+func TestParseBudget(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		b     workload.Budget
+		timed bool
+	}{
+		{workload.UCT, workload.Budget{Iterations: 2000}, false},
+		{workload.UCT, workload.Budget{}, true},
+		{workload.PNS, workload.Budget{Nodes: 100, Threshold: 50, Role: "red"}, false},
+		{workload.PNS, workload.Budget{Role: "red"}, true},
+		{workload.Minimax, workload.Budget{Depth: 3, Role: "white"}, false},
+		{workload.Minimax, workload.Budget{}, true},
+	} {
+		s := tt.b.String(tt.name)
+		assert.Equal(t, tt.b, workload.ParseBudget(s), s)
+		assert.Equal(t, tt.timed, workload.ParseBudget(s).Timed(tt.name), s)
+	}
+}
