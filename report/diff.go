@@ -252,6 +252,17 @@ func OneCampaign(a, b Conditions) (one, known bool) {
 	return max(a.First, b.First) <= min(a.Last, b.Last), true
 }
 
+// oneRunAGame reports whether rows hold at most one run of each game.
+func oneRunAGame(rows []results.Row) bool {
+	n := map[string]int{}
+	for _, r := range rows {
+		if n[r.GameKey]++; n[r.GameKey] > 1 {
+			return false
+		}
+	}
+	return true
+}
+
 // differences lists how the conditions of old and new differ markedly.
 func differences(old, new Conditions) []string {
 	var out []string
@@ -328,8 +339,14 @@ func CompareSides(old, new Side, o DiffOptions) (*Diff, error) {
 	case o.Counted:
 		// Counts: neither the campaigns nor the load matter.
 	case known && !one:
-		reasons = append(reasons, fmt.Sprintf("they are separate campaigns: their start times do not interleave (%s: %s – %s; %s: %s – %s), so the machine may have changed between them",
-			old.Label, d.OldConditions.First, d.OldConditions.Last, new.Label, d.NewConditions.First, d.NewConditions.Last))
+		why := fmt.Sprintf("they are separate campaigns: their start times do not interleave (%s: %s – %s; %s: %s – %s), so the machine may have changed between them",
+			old.Label, d.OldConditions.First, d.OldConditions.Last, new.Label, d.NewConditions.First, d.NewConditions.Last)
+		if oneRunAGame(old.Rows) || oneRunAGame(new.Rows) {
+			// One run a side on a game never interleaves, even in one
+			// campaign: say what would tell.
+			why += fmt.Sprintf(" (with one run a game on a side, the runs of one campaign cannot interleave either: give gdlperf run --reps %d or more, which a verdict on one game needs anyway)", RunsNeeded(0.05, 1))
+		}
+		reasons = append(reasons, why)
 	case !known:
 		d.Warnings = append(d.Warnings, fmt.Sprintf("cannot tell whether %s and %s are one campaign: some side's rows have no start times", old.Label, new.Label))
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -144,4 +145,18 @@ func TestCompareSidesDifferentEngines(t *testing.T) {
 	assert.Equal(t, Failing, d.Tables[0].Games[2].Verdict, "hex: prover failed every run, propnet still one")
 	assert.Equal(t, rt.Machine2, d.Tables[1].OldMachine)
 	assert.Len(t, d.Tables[1].Games, 1)
+}
+
+// One run a game on each side cannot interleave even in one campaign: the
+// refusal says so and names the repetitions that would tell.
+func TestSeparateCampaignsOneRunAGame(t *testing.T) {
+	at := func(engine string, min int) results.Row {
+		return results.Row{RunKey: engine, GameKey: "BASE/g/h", Engine: engine, EngineVersion: "1", Status: results.StatusOK,
+			Mode: "time", TargetSeconds: 2, MillisecondsTaken: 2000, StateChanges: 1000, Machine: "m",
+			StartTime: time.Date(2026, 1, 1, 0, min, 0, 0, time.UTC).Format(time.RFC3339)}
+	}
+	_, err := CompareSides(Side{Label: "a", Rows: []results.Row{at("a", 0)}}, Side{Label: "b", Rows: []results.Row{at("b", 1)}}, DiffOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "they are separate campaigns")
+	assert.Contains(t, err.Error(), "with one run a game on a side, the runs of one campaign cannot interleave either: give gdlperf run --reps 4 or more")
 }
