@@ -252,11 +252,17 @@ func OneCampaign(a, b Conditions) (one, known bool) {
 	return max(a.First, b.First) <= min(a.Last, b.Last), true
 }
 
-// oneRunAGame reports whether rows hold at most one run of each game.
+// oneRunAGame reports whether rows hold at most one run of each game and
+// setup (a cell).
 func oneRunAGame(rows []results.Row) bool {
-	n := map[string]int{}
-	for _, r := range rows {
-		if n[r.GameKey]++; n[r.GameKey] > 1 {
+	type cell struct {
+		game  string
+		setup Setup
+	}
+	n := map[cell]int{}
+	for i := range rows {
+		c := cell{rows[i].GameKey, setupOf(&rows[i])}
+		if n[c]++; n[c] > 1 {
 			return false
 		}
 	}

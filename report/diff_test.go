@@ -160,3 +160,10 @@ func TestSeparateCampaignsOneRunAGame(t *testing.T) {
 	assert.Contains(t, err.Error(), "they are separate campaigns")
 	assert.Contains(t, err.Error(), "with one run a game on a side, the runs of one campaign cannot interleave either: give gdlperf run --reps 4 or more")
 }
+
+// Runs of two workloads on one game are one run a cell each.
+func TestOneRunAGameIsPerSetup(t *testing.T) {
+	rows := []results.Row{{GameKey: "G", Mode: "time", TargetSeconds: 2}, {GameKey: "G", Mode: "time", TargetSeconds: 2, Workload: "uct", WorkloadBudget: "iterations=0"}}
+	assert.True(t, oneRunAGame(rows))
+	assert.False(t, oneRunAGame(append(rows, rows[0])))
+}
