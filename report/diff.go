@@ -693,17 +693,23 @@ func (d *Diff) WriteText(w io.Writer) error {
 			head += "\tnew/old per CPU-s"
 		}
 		fmt.Fprintln(tw, head+"\tverdict")
+		indicative := false
 		for _, g := range t.Games {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", plain(g.Game),
 				cellRate(g.B), cellSpread(g.B), cellRate(g.A), cellSpread(g.A),
 				FormatRatio(g.Ratio), FormatInterval(g.Lo, g.Hi), formatP(&g.PairGame))
 			if t.CPU {
-				fmt.Fprintf(tw, "\t%s", cpuRatio(g.A, g.B))
+				r := cpuRatio(g.A, g.B)
+				indicative = indicative || strings.HasPrefix(r, "(")
+				fmt.Fprintf(tw, "\t%s", r)
 			}
 			fmt.Fprintf(tw, "\t%s\n", g.Verdict)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		if indicative {
+			fmt.Fprintln(w, "(a ratio in parentheses): per CPU-second of every ok run, contended ones included, where a side's runs were all contended: an indication only, never a verdict")
 		}
 		for _, g := range t.Games {
 			if g.Verdict != Broken && g.Verdict != Failing {
@@ -783,13 +789,20 @@ func formatP(g *PairGame) string {
 	return strconv.FormatFloat(g.P, 'f', 3, 64)
 }
 
-// cpuRatio is the ratio of the medians of state changes per CPU-second,
-// or — when a side did not report its CPU time.
+// cpuRatio is the ratio of the medians of state changes per CPU-second of
+// the measured runs; in parentheses, of every ok run, when a side's runs
+// were all contended (an indication, never a verdict); — when a side did
+// not report its CPU time or disagreed with the reference.
 func cpuRatio(a, b *Cell) string {
-	if !a.Measured() || !b.Measured() || a.CPURate <= 0 || b.CPURate <= 0 {
+	switch {
+	case a == nil || b == nil || a.Wrong || b.Wrong:
 		return "—"
+	case a.Measured() && b.Measured() && a.CPURate > 0 && b.CPURate > 0:
+		return FormatRatio(a.CPURate / b.CPURate)
+	case (a.AllContended() || b.AllContended()) && a.AnyCPURate > 0 && b.AnyCPURate > 0:
+		return "(" + FormatRatio(a.AnyCPURate/b.AnyCPURate) + ")"
 	}
-	return FormatRatio(a.CPURate / b.CPURate)
+	return "—"
 }
 
 func (t *DiffTable) heading() string {
@@ -821,6 +834,9 @@ func (t *DiffTable) summaryLine(noise float64) string {
 		line += fmt.Sprintf("; new/old geomean %s %s (%s), median %s over %s", FormatRatio(s.GeoMean), FormatInterval(s.GeoLo, s.GeoHi), t.Overall, FormatRatio(s.Median), plural(s.Compared, "game"))
 	} else {
 		line += "; no game ran ok on both sides with state changes"
+		if s.CPUGames > 0 && s.ContendedA+s.ContendedB > 0 {
+			line += fmt.Sprintf(" and uncontended; an indication only, not a verdict: new/old per CPU-second of every ok run, contended ones included, %s (geometric mean over %s)", FormatRatio(s.CPUGeoMean), plural(s.CPUGames, "game"))
+		}
 	}
 	if s.ExcludedGames > 0 {
 		line += fmt.Sprintf(" (%d excluded: %s)", s.ExcludedGames, exclusionText(s.Excluded))

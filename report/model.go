@@ -67,6 +67,14 @@ type Cell struct {
 	// verdicts.
 	CPURate float64
 
+	// AnyCPURate is the median state changes per CPU-second of every ok run
+	// that reported its CPU time, contended ones included: what a machine
+	// that is never quiet can still say, as an indication (a contended
+	// run's CPU-seconds are its own, but it shared caches and memory
+	// bandwidth). Shown where every run was contended, never used for
+	// verdicts. 0 when no ok run reported its CPU time.
+	AnyCPURate float64
+
 	Rollouts   float64 // median rollouts per second of the measured runs
 	InitMs     float64 // median init milliseconds of the measured runs; -1 when not reported
 	PeakRSSKiB int64   // highest peak RSS of the runs; 0 when not reported
@@ -351,7 +359,7 @@ func sortedKeys[K cmp.Ordered](m map[K]bool) []K {
 
 // compute fills the statistics of c from its runs.
 func (c *Cell) compute() {
-	var rates, cpuRates, rollouts, inits []float64
+	var rates, cpuRates, anyCPURates, rollouts, inits []float64
 	reported := false
 	for _, r := range c.Runs {
 		c.PeakRSSKiB = max(c.PeakRSSKiB, r.PeakRSSKiB)
@@ -362,6 +370,9 @@ func (c *Cell) compute() {
 			continue
 		}
 		c.OK++
+		if r.TimedCPUMs > 0 && !r.IsInstructions() {
+			anyCPURates = append(anyCPURates, r.StatesPerCPUSecond())
+		}
 		if bad, _ := contended(r); bad {
 			c.Contended = append(c.Contended, r)
 			continue
@@ -381,6 +392,9 @@ func (c *Cell) compute() {
 		}
 	}
 	c.InitMs = -1
+	if len(anyCPURates) > 0 {
+		c.AnyCPURate = median(anyCPURates)
+	}
 	if len(rates) == 0 {
 		return
 	}

@@ -206,8 +206,13 @@ func matrixCellOf(c *Cell, bestCell *Cell) matrixCell {
 	href := gameHref(c.Game)
 	who := c.Version.String() + " on " + c.Game
 	if c.AllContended() {
-		return matrixCell{Class: "fail", Text: "⊘ contended", Href: href,
+		cell := matrixCell{Class: "fail", Text: "⊘ contended", Href: href,
 			Title: fmt.Sprintf("%s: every ok run (%d of %d) was contended: no rate", who, c.OK, len(c.Runs))}
+		if c.AnyCPURate > 0 {
+			cell.Text = "⊘ " + FormatRate(c.AnyCPURate) + "/CPU-s"
+			cell.Title += fmt.Sprintf("; %s states per CPU-second (median of the contended runs: an indication, not a verdict)", FormatRate(c.AnyCPURate))
+		}
+		return cell
 	}
 	if !c.Measured() {
 		r := c.FirstError()
@@ -371,7 +376,11 @@ func (b *builder) lead(m *Group, bl Version) leadView {
 // left out as contended, that they were, not that they failed.
 func noneCompared(s *PairSummary) string {
 	if n := s.ContendedA + s.ContendedB; n > 0 {
-		return fmt.Sprintf("no game where both ran ok, uncontended, with state changes (%s left out as contended, under %.2g of a CPU: rerun on a quieter machine, or with gdlperf run --rerun-contended); %s excluded", plural(n, "run"), ContendedShare, plural(s.ExcludedGames, "game"))
+		why := fmt.Sprintf("no game where both ran ok, uncontended, with state changes (%s left out as contended, under %.2g of a CPU: rerun on a quieter machine, or with gdlperf run --rerun-contended); %s excluded", plural(n, "run"), ContendedShare, plural(s.ExcludedGames, "game"))
+		if s.CPUGames > 0 {
+			why += fmt.Sprintf("; an indication only, not a verdict: %s per CPU-second, the geometric mean over %s of the medians of every ok run, contended ones included, which shared caches and memory bandwidth", times(s.CPUGeoMean), plural(s.CPUGames, "game"))
+		}
+		return why
 	}
 	return fmt.Sprintf("no game where both ran ok with state changes; %s excluded", plural(s.ExcludedGames, "game"))
 }

@@ -267,16 +267,29 @@ type PairSummary struct {
 	PartialFailuresA   int // games where some but not all runs of A failed
 	PartialFailuresB   int
 	ComparedRatios     []float64 // the ratios of the compared games, ascending
+
+	// CPUGeoMean is the geometric mean, over the CPUGames games where both
+	// sides ran ok with CPU times and neither disagreed with the
+	// reference, of the ratio of their medians of state changes per
+	// CPU-second of every ok run, contended ones included (Cell.AnyCPURate):
+	// an indication for a campaign whose runs were all contended, never a
+	// verdict. NaN when CPUGames is 0.
+	CPUGeoMean float64
+	CPUGames   int
 }
 
 // Summarize aggregates games, naming the sides a and b in the reasons.
 func Summarize(games []PairGame, a, b string) PairSummary {
-	s := PairSummary{Games: len(games), Median: math.NaN(), GeoMean: math.NaN(), SumRatio: math.NaN(), GeoLo: math.NaN(), GeoHi: math.NaN()}
+	s := PairSummary{Games: len(games), Median: math.NaN(), GeoMean: math.NaN(), SumRatio: math.NaN(), GeoLo: math.NaN(), GeoHi: math.NaN(), CPUGeoMean: math.NaN()}
 	excl := map[Outcome][]string{}
-	var sumA, sumB float64
+	var sumA, sumB, cpuLogs float64
 	for i := range games {
 		g := &games[i]
 		s.Tests = max(s.Tests, g.Tests)
+		if g.A != nil && g.B != nil && !g.Outcome.Wrong() && g.A.AnyCPURate > 0 && g.B.AnyCPURate > 0 {
+			cpuLogs += math.Log(g.A.AnyCPURate / g.B.AnyCPURate)
+			s.CPUGames++
+		}
 		if g.A != nil {
 			s.ContendedA += len(g.A.Contended)
 		}
@@ -331,6 +344,9 @@ func Summarize(games []PairGame, a, b string) PairSummary {
 		if gs := excl[o]; len(gs) > 0 {
 			s.Excluded = append(s.Excluded, Exclusion{Outcome: o, Reason: o.Describe(a, b), Games: gs})
 		}
+	}
+	if s.CPUGames > 0 {
+		s.CPUGeoMean = math.Exp(cpuLogs / float64(s.CPUGames))
 	}
 	if s.Compared > 0 {
 		s.Median = median(slices.Clone(s.ComparedRatios))

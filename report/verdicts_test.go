@@ -132,6 +132,56 @@ func TestUnchangedEngineHalfContended(t *testing.T) {
 	assert.Contains(t, b.String(), "inconclusive BASE/a/AAAAAA: every ok run of new was contended (preempted: too little of a CPU)")
 }
 
+// A campaign on a machine that is never quiet: every run of both sides got
+// 0.6 of a CPU, the new version doing twice the work per CPU-second. No
+// verdict (every game inconclusive, exit 5 for compare), but the ratio per
+// CPU-second is said as an indication, in parentheses, game by game and as
+// a geometric mean; a game where the new side disagreed with the reference
+// gives none. The index says the same instead of nothing.
+func TestAllContendedIndication(t *testing.T) {
+	games := []string{"BASE/a/AAAAAA", "BASE/b/BBBBBB", "BASE/c/CCCCCC"}
+	contend := func(rows []results.Row, cpuMs int64) []results.Row {
+		for i := range rows {
+			rows[i].CPUShare, rows[i].Contended, rows[i].TimedCPUMs = "0.600", true, cpuMs
+		}
+		return rows
+	}
+	var old, new []results.Row
+	for i, g := range games {
+		old = append(old, contend(runs{"e", "1", g, 1, 50 * i, jitter(1000, 6)}.rows(), 600)...)
+		new = append(new, contend(runs{"e", "2", g, 1, 50*i + 20, jitter(1000, 6)}.rows(), 300)...)
+	}
+	d, err := CompareSides(Side{Label: "OLD", Rows: old}, Side{Label: "NEW", Rows: new}, DiffOptions{Noise: 0.02})
+	require.NoError(t, err)
+	assert.Equal(t, 3, d.Count(Inconclusive))
+	s := d.Tables[0].Summary
+	assert.Equal(t, 3, s.CPUGames)
+	assert.InDelta(t, 2, s.CPUGeoMean, 0.01)
+	var b bytes.Buffer
+	require.NoError(t, d.WriteText(&b))
+	out := b.String()
+	assert.Regexp(t, `BASE/a/AAAAAA .* \(2\.0\d*\) +inconclusive`, out)
+	assert.Contains(t, out, "(a ratio in parentheses): per CPU-second of every ok run, contended ones included")
+	assert.Contains(t, out, "an indication only, not a verdict: new/old per CPU-second of every ok run, contended ones included, 2.0")
+
+	site, err := Render(concat(old, new), WithBaseline("e@1"))
+	require.NoError(t, err)
+	idx := string(site.Page("index.html"))
+	assert.Contains(t, idx, "an indication only, not a verdict: 2.0")
+	assert.Contains(t, idx, "/CPU-s</a>")
+
+	// The new side disagreed with the reference on one game: that game
+	// gives no indication.
+	for i := range new {
+		if new[i].GameKey == games[0] {
+			new[i].Status = results.StatusWrong
+		}
+	}
+	d, err = CompareSides(Side{Label: "OLD", Rows: old}, Side{Label: "NEW", Rows: new}, DiffOptions{Noise: 0.02})
+	require.NoError(t, err)
+	assert.Equal(t, 2, d.Tables[0].Summary.CPUGames)
+}
+
 // The two campaigns of the issue: the old version measured, then the new
 // one, 30% slower, on a machine that had meanwhile got 57% faster (the
 // reference engine shows it). Compared as they are, the new version looked
@@ -475,9 +525,17 @@ func TestAllContendedCellOnPages(t *testing.T) {
 
 	site, err := Render(rows, WithBaseline("prover"))
 	require.NoError(t, err)
-	assert.Contains(t, string(site.Page("index.html")), "⊘ contended")
+	assert.Contains(t, string(site.Page("index.html")), "⊘ 599/CPU-s", "its CPU-second rate, as an indication")
 	assert.Contains(t, string(site.Page(gameHref(game))), `<td class="n">contended</td>`)
 	assert.Contains(t, string(site.Page(pairHref(versionPair{Version{"other", "1"}, Version{"prover", "1"}}))), "no verdict: every ok run of other@1 was contended")
+
+	// Runs that did not report their CPU time give no indication.
+	for i := range bad {
+		bad[i].TimedCPUMs = 0
+	}
+	site, err = Render(concat(runs{"prover", "1", game, 1, 0, jitter(1000, 4)}.rows(), bad), WithBaseline("prover"))
+	require.NoError(t, err)
+	assert.Contains(t, string(site.Page("index.html")), ">⊘ contended</a>")
 }
 
 // Twenty games 5% slower, each with too few runs for a verdict after the
