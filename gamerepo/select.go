@@ -191,10 +191,13 @@ func selectPath(p string) ([]Game, error) {
 	return []Game{g}, nil
 }
 
+// selectBuiltins matches the built-in games' names (all lower case) by
+// namePat in any case, so that builtin:ticTacToe, spelled as the panel's
+// game is, finds builtin:tictactoe.
 func selectBuiltins(namePat, hashPat string) ([]Game, error) {
 	var out []Game
 	for _, b := range Builtins() {
-		ok, err := path.Match(namePat, b.Name)
+		ok, err := path.Match(strings.ToLower(namePat), strings.ToLower(b.Name))
 		if err != nil {
 			return nil, fmt.Errorf("bad pattern %q: %w", namePat, err)
 		}

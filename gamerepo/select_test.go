@@ -66,6 +66,7 @@ func TestSelect(t *testing.T) {
 		wantErr  string
 	}{
 		{name: "one built-in", sel: "builtin:tictactoe", wantKeys: []string{ttt.Key}},
+		{name: "a built-in in the panel's spelling", sel: "builtin:ticTacToe", wantKeys: []string{ttt.Key}},
 		{name: "built-in key", sel: "BUILTIN/tictactoe/" + gamerepo.RulesHash(ttt.Rules), wantKeys: []string{ttt.Key}},
 		{name: "built-in glob", sel: "builtin/tic*", wantKeys: []string{ttt.Key}},
 		{name: "no such built-in", sel: "builtin:chess", wantErr: "the built-in games are breakthrough"},
