@@ -34,7 +34,10 @@ var DefaultCheckWorkloads = []Dims{
 // (its run command with --workload, the budget and the seed) and compares
 // the result file's answer with the reference's, run in this process. The
 // workloads it does not declare are named in the detail; none at all is
-// unchecked.
+// unchecked. Each workload is checked whatever the others gave, so that a
+// search that runs out of time does not hide another's mismatch: the
+// verdict is a mismatch when one mismatched, else an error when one could
+// not be checked, and the detail says what each gave.
 func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile string, row *results.CheckRow) {
 	game, err := gdl.Load(g.File, g.Rules)
 	if err != nil {
@@ -45,63 +48,91 @@ func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile st
 	if len(checks) == 0 {
 		checks = DefaultCheckWorkloads
 	}
-	var agreed, skipped []string
+	var agreed, skipped, mismatched, failed []string
 	for _, d := range checks {
 		if !e.Supports(d.Workload) {
 			skipped = append(skipped, d.Workload)
 			continue
 		}
-		budget := workload.ParseBudget(d.Budget)
-		reproduce := fmt.Sprintf("gdlperf engine run %s %s result.txt %d --workload %s %s --seed %d",
-			e.Name, ShellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
-		// The reference, in this process, once per game and workload for
-		// every engine checked: it is the oracle, so it gets the time it
-		// needs (ReferenceWorkloadTime), not the engine's budget.
-		ref, err := c.referenceWorkload(game, g.Key, d, budget)
-		if err != nil {
-			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("workload %s: the reference: %v", d.Workload, err), 2000)
-			return
-		}
-		// The engine, as a process.
-		resultFile := filepath.Join(filepath.Dir(gameFile), "workload-"+d.Workload+".txt")
-		argv := append(append([]string(nil), e.Command...), "--workload", d.Workload)
-		argv = append(argv, budgetArgs(d.Budget)...)
-		argv = append(argv, "--seed", strconv.FormatUint(c.Seed, 10), gameFile, resultFile, strconv.Itoa(WorkloadSeconds))
-		limit := max(c.Budget, time.Duration(WorkloadSeconds)*time.Second) + c.setup()
-		timedOut, stderr, runErr := runBounded(ctx, argv, e.Dir, e.Env, limit)
-		text, _ := os.ReadFile(resultFile)
-		os.Remove(resultFile)
-		got, _ := protocol.Parse(string(text))
-		msg, failed := got.Get(protocol.KeyErrorMessage)
+		verdict, detail, reproduce := c.workload(ctx, e, g, game, gameFile, d)
 		switch {
 		case ctx.Err() != nil:
-			row.Verdict, row.Detail = results.VerdictError, "interrupted"
+			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, "interrupted", ""
 			return
-		case timedOut:
-			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, fmt.Sprintf("workload %s took longer than %s", d.Workload, limit), reproduce
-			return
-		case failed:
-			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, oneLine(fmt.Sprintf("workload %s: the engine fails: %s", d.Workload, msg), 2000), reproduce
-			return
-		case runErr != nil:
-			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, oneLine(fmt.Sprintf("workload %s: %v (stderr: %s)", d.Workload, runErr, stderr), 2000), reproduce
-			return
+		case verdict == results.VerdictOK:
+			agreed = append(agreed, d.Workload+" "+d.Budget)
+			continue
+		case verdict == results.VerdictMismatch:
+			mismatched = append(mismatched, detail)
+			if row.Verdict != results.VerdictMismatch {
+				row.Reproduce = reproduce
+			}
+			row.Verdict = results.VerdictMismatch
+		default:
+			failed = append(failed, detail)
+			if row.Verdict == "" {
+				row.Verdict, row.Reproduce = results.VerdictError, reproduce
+			}
 		}
-		if err := workload.CompareKeys(ref, got); err != nil {
-			row.Verdict, row.Detail, row.Reproduce = results.VerdictMismatch, oneLine(err.Error(), 2000), reproduce
-			return
-		}
-		agreed = append(agreed, d.Workload+" "+d.Budget)
 	}
-	if len(agreed) == 0 {
-		row.Verdict, row.Detail = results.VerdictUnchecked, "the engine declares none of the workloads "+workloadList(checks)
-		return
+	var parts []string
+	parts = append(parts, mismatched...)
+	parts = append(parts, failed...)
+	if len(agreed) > 0 {
+		parts = append(parts, "agreed on "+strings.Join(agreed, ", "))
 	}
-	row.Verdict = results.VerdictOK
-	row.Detail = "agreed on " + strings.Join(agreed, ", ")
 	if len(skipped) > 0 {
-		row.Detail += "; not declared by the engine: " + strings.Join(skipped, ", ")
+		parts = append(parts, "not declared by the engine: "+strings.Join(skipped, ", "))
 	}
+	switch {
+	case row.Verdict != "":
+	case len(agreed) == 0:
+		row.Verdict, parts = results.VerdictUnchecked, []string{"the engine declares none of the workloads " + workloadList(checks)}
+	default:
+		row.Verdict = results.VerdictOK
+	}
+	row.Detail = oneLine(strings.Join(parts, "; "), 2000)
+}
+
+// workload checks one workload of the engine against the reference: the
+// verdict (ok, mismatch or error), what differed or failed, and the command
+// that reproduces the engine's run.
+func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, game *gdl.Game, gameFile string, d Dims) (verdict, detail, reproduce string) {
+	budget := workload.ParseBudget(d.Budget)
+	reproduce = fmt.Sprintf("gdlperf engine run %s %s result.txt %d --workload %s %s --seed %d",
+		e.Name, ShellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
+	// The reference, in this process, once per game and workload for
+	// every engine checked: it is the oracle, so it gets the time it
+	// needs (ReferenceWorkloadTime), not the engine's budget.
+	ref, err := c.referenceWorkload(game, g.Key, d, budget)
+	if err != nil {
+		return results.VerdictError, oneLine(fmt.Sprintf("workload %s: the reference: %v", d.Workload, err), 1000), ""
+	}
+	// The engine, as a process.
+	resultFile := filepath.Join(filepath.Dir(gameFile), "workload-"+d.Workload+".txt")
+	argv := append(append([]string(nil), e.Command...), "--workload", d.Workload)
+	argv = append(argv, budgetArgs(d.Budget)...)
+	argv = append(argv, "--seed", strconv.FormatUint(c.Seed, 10), gameFile, resultFile, strconv.Itoa(WorkloadSeconds))
+	limit := max(c.Budget, time.Duration(WorkloadSeconds)*time.Second) + c.setup()
+	timedOut, stderr, runErr := runBounded(ctx, argv, e.Dir, e.Env, limit)
+	text, _ := os.ReadFile(resultFile)
+	os.Remove(resultFile)
+	got, _ := protocol.Parse(string(text))
+	msg, failed := got.Get(protocol.KeyErrorMessage)
+	switch {
+	case ctx.Err() != nil:
+		return results.VerdictError, "interrupted", ""
+	case timedOut:
+		return results.VerdictError, fmt.Sprintf("workload %s took longer than %s", d.Workload, limit), reproduce
+	case failed:
+		return results.VerdictError, oneLine(fmt.Sprintf("workload %s: the engine fails: %s", d.Workload, msg), 1000), reproduce
+	case runErr != nil:
+		return results.VerdictError, oneLine(fmt.Sprintf("workload %s: %v (stderr: %s)", d.Workload, runErr, stderr), 1000), reproduce
+	}
+	if err := workload.CompareKeys(ref, got); err != nil {
+		return results.VerdictMismatch, oneLine(err.Error(), 1000), reproduce
+	}
+	return results.VerdictOK, "", ""
 }
 
 // ReferenceWorkloadTime bounds a reference's workload run of gdlperf check.

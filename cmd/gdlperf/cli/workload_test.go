@@ -119,6 +119,38 @@ func TestCheckWorkload(t *testing.T) {
 	assert.Contains(t, stdout, "--workload uct --iterations 2000")
 }
 
+// A workload that cannot be checked does not hide the others: an external
+// engine (the built-in prover through its command line) whose pns fails is
+// an error for pns, and its uct and minimax are still compared, and agree.
+func TestCheckWorkloadOneFails(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "engine.sh")
+	require.NoError(t, os.WriteFile(script, []byte(`#!/bin/sh
+if [ "$2" = pns ]; then
+	eval "result=\${$(($# - 1))}"
+	echo "errorMessage = pns is not built yet" > "$result"
+	exit 1
+fi
+exec "$GDLPERF_EXE" engine run prover "$@"
+`), 0o755))
+	manifest := filepath.Join(dir, "engines.toml")
+	require.NoError(t, os.WriteFile(manifest, []byte(fmt.Sprintf(`
+[[engines]]
+name = "nopns"
+version = "1"
+command = [%q]
+env = { GDLPERF_TEST_AS_MAIN = "1", GDLPERF_EXE = %q }
+workloads = ["uct", "pns", "minimax"]
+`, script, exe)), 0o644))
+	code, stdout, stderr := run(t, "check", "--engines", "nopns", "--manifest", manifest, "--games", "builtin:racetotwentyone", "--methods", "workload",
+		"--budget", "20s", "--results", filepath.Join(dir, "results"), "--uct-iterations", "50", "--pns-nodes", "500", "--minimax-depth", "2")
+	require.Equal(t, ExitFailure, code, stdout+stderr)
+	assert.Regexp(t, `nopns\s+0\s+0\s+1\s+0`, stdout)
+	assert.Contains(t, stderr, "workload pns: the engine fails: pns is not built yet; agreed on uct iterations=50, minimax depth=2")
+}
+
 // engine list --json lists every engine with what CI needs to know of it.
 func TestEngineListJSON(t *testing.T) {
 	dir := t.TempDir()
