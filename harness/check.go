@@ -183,17 +183,21 @@ func (c *Checker) trace(ctx context.Context, e *Engine, g *Game, gameFile string
 			left = max(left, c.setup())
 		}
 		argv := append(append([]string(nil), e.TraceCommand...), gameFile, traceFile, "--seed", strconv.FormatUint(seed, 10), "--rollouts", strconv.Itoa(n))
-		timedOut, stderr, err := runBounded(ctx, argv, e.Dir, e.Env, left)
+		// A round after the first is bounded by what is left of the
+		// budget, in wall time (a round cut short is the budget spent);
+		// the first, or a fixed number of rollouts, by CPU time, so that
+		// a busy machine does not fail an engine for being slow.
+		b, stderr, err := runBounded(ctx, argv, e.Dir, e.Env, left, c.Rollouts > 0 || round == 0)
 		got, rerr := os.ReadFile(traceFile)
 		switch {
 		case ctx.Err() != nil:
 			row.Verdict, row.Detail = results.VerdictError, "interrupted"
 			return
-		case timedOut && row.Rollouts > 0:
+		case b.TimedOut && row.Rollouts > 0:
 			row.Verdict = results.VerdictOK // the budget ran out: what was compared agreed
 			return
-		case timedOut:
-			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) took longer than %s (its setup included)", n, left.Round(time.Second))
+		case b.TimedOut:
+			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) took %s (its setup included)", n, b)
 			return
 		case rerr != nil || len(got) == 0:
 			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the engine wrote no trace (%v): %s", err, stderr), 500)
@@ -313,15 +317,15 @@ func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, m
 	argv = append(argv, "--out", out)
 	defer os.Remove(out)
 	limit := c.Budget + c.setup()
-	timedOut, stderr, err := runBounded(ctx, argv, "", nil, limit)
+	bd, stderr, err := runBounded(ctx, argv, "", nil, limit, true)
 	b, rerr := os.ReadFile(out)
 	var res SelfCheckResult
 	switch {
 	case ctx.Err() != nil:
 		row.Verdict, row.Detail = results.VerdictError, "interrupted"
 		return
-	case timedOut:
-		row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the %s check took longer than %s (a budget of %s and %s for the engine's setup)", method, limit, c.Budget, c.setup())
+	case bd.TimedOut:
+		row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the %s check took %s (a budget of %s and %s for the engine's setup)", method, bd, c.Budget, c.setup())
 		return
 	case rerr != nil || json.Unmarshal(b, &res) != nil:
 		row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the %s check failed (%v): %s", method, err, stderr), 500)
@@ -335,9 +339,56 @@ func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, m
 	}
 }
 
-// runBounded runs argv in its own process group and kills the group after
-// limit or when ctx ends.
-func runBounded(ctx context.Context, argv []string, dir string, env []string, limit time.Duration) (timedOut bool, stderrTail string, err error) {
+// wallFactor is how much longer than its CPU-time limit a bounded run may
+// take in wall time: on a busy machine an engine gets a share of a CPU, and
+// its limit is of the work it did, but one that hangs without working is
+// stopped too.
+const wallFactor = 3
+
+// bound is how a bounded run ended: whether it was stopped at its limit,
+// and the CPU time of its process group (at the last poll) and its wall
+// time.
+type bound struct {
+	TimedOut  bool
+	ByCPU     bool // the limit was of CPU time (else of wall time)
+	Limit     time.Duration
+	CPU, Wall time.Duration
+}
+
+// String says what a run that timed out took: "longer than 1m0s of CPU
+// time (in 1m32s: 0.65 of a CPU)", or, stopped by the wall-time cap,
+// "longer than 3m0s (3 times its limit of 1m0s of CPU time, of which it
+// used 2s: it waited, it did not work)".
+func (b bound) String() string {
+	share := ""
+	if b.Wall > 0 {
+		share = fmt.Sprintf("%.2f of a CPU", b.CPU.Seconds()/b.Wall.Seconds())
+	}
+	switch {
+	case !b.ByCPU:
+		return fmt.Sprintf("longer than %s", roundDuration(b.Limit))
+	case b.CPU >= b.Limit:
+		return fmt.Sprintf("longer than %s of CPU time (in %s: %s)", roundDuration(b.Limit), roundDuration(b.Wall), share)
+	}
+	return fmt.Sprintf("longer than %s (%d times its limit of %s of CPU time, of which it used %s: it waited, it did not work)",
+		roundDuration(b.Wall), wallFactor, roundDuration(b.Limit), roundDuration(b.CPU))
+}
+
+// roundDuration rounds d to the second, or to a tenth of one under 10 s.
+func roundDuration(d time.Duration) time.Duration {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
+}
+
+// runBounded runs argv in its own process group and kills the group when
+// ctx ends or at its limit: with byCPU, when the group has used limit of
+// CPU time (so that a busy machine, which gives it a part of a CPU, does
+// not turn a slow engine into a failed one) or has run wallFactor times
+// limit in wall time; otherwise after limit of wall time. Where /proc
+// cannot be read the limit is of wall time.
+func runBounded(ctx context.Context, argv []string, dir string, env []string, limit time.Duration, byCPU bool) (b bound, stderrTail string, err error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
@@ -345,25 +396,61 @@ func runBounded(ctx context.Context, argv []string, dir string, env []string, li
 	errTail := &tail{n: 16 << 10}
 	cmd.Stderr = errTail
 	cmd.WaitDelay = 2 * time.Second // a grandchild holding stderr open
-	if err := cmd.Start(); err != nil {
-		return false, "", err
+	var procs *procScanner
+	if byCPU {
+		if procs, err = newProcScanner(); err != nil {
+			byCPU, procs = false, nil
+		} else {
+			defer procs.close()
+		}
 	}
+	b = bound{ByCPU: byCPU, Limit: limit}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return b, "", err
+	}
+	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	select {
-	case err = <-done:
-	case <-timer.C:
-		timedOut = true
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		err = <-done
-	case <-ctx.Done():
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		err = <-done
+	wallLimit := limit
+	if byCPU {
+		wallLimit = wallFactor * limit
 	}
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	return timedOut, lastLines(errTail.String(), 5), err
+	timer := time.NewTimer(wallLimit)
+	defer timer.Stop()
+	var tick <-chan time.Time
+	if byCPU {
+		t := time.NewTicker(min(max(limit/50, 20*time.Millisecond), 500*time.Millisecond))
+		defer t.Stop()
+		tick = t.C
+	}
+wait:
+	for {
+		select {
+		case err = <-done:
+			break wait
+		case <-tick:
+			if cpu, cerr := procs.groupCPU(pgid); cerr == nil {
+				b.CPU = max(b.CPU, cpu)
+			}
+			if b.CPU < limit {
+				continue
+			}
+			b.TimedOut = true
+		case <-timer.C:
+			b.TimedOut = true
+		case <-ctx.Done():
+		}
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		err = <-done
+		break wait
+	}
+	b.Wall = time.Since(start)
+	if !b.TimedOut && cmd.ProcessState != nil {
+		b.CPU = max(b.CPU, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	return b, lastLines(errTail.String(), 5), err
 }
 
 // TransformCheck is one rewrite the transforms method plays: a transform
@@ -419,13 +506,13 @@ func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile s
 		out := filepath.Join(dir, "trace-"+tag+".jsonl")
 		defer os.Remove(out)
 		argv := append(append([]string(nil), e.TraceCommand...), file, out, "--seed", strconv.FormatUint(c.Seed, 10), "--rollouts", strconv.Itoa(n))
-		timedOut, stderr, err := runBounded(ctx, argv, e.Dir, e.Env, limit)
+		b, stderr, err := runBounded(ctx, argv, e.Dir, e.Env, limit, true)
 		got, rerr := os.ReadFile(out)
 		switch {
 		case ctx.Err() != nil:
 			row.Verdict, row.Detail = results.VerdictError, "interrupted"
-		case timedOut:
-			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) of %s took longer than %s (its setup included)", n, label, limit.Round(time.Second))
+		case b.TimedOut:
+			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) of %s took %s (its setup included)", n, label, b)
 		case rerr != nil || len(got) == 0:
 			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the engine wrote no trace of %s (%v): %s", label, err, stderr), 500)
 		default:

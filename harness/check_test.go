@@ -36,7 +36,44 @@ func TestCheckHangingTraceIsAnError(t *testing.T) {
 	assert.Less(t, time.Since(start), 10*time.Second)
 	require.Len(t, rows, 1)
 	assert.Equal(t, results.VerdictError, rows[0].Verdict)
-	assert.Contains(t, rows[0].Detail, "took longer than 1s (its setup included)")
+	assert.Regexp(t, `took longer than 3(\.\d)?s \(3 times its limit of 1s of CPU time, of which it used 0(\.\d)?s: it waited, it did not work\) \(its setup included\)`, rows[0].Detail)
+}
+
+// The limits that fail a check are of CPU time: a child that works is
+// stopped when it has used its limit of CPU (or, starved on a busy machine,
+// at 3 times the limit); one that gets no CPU (here: one that sleeps, as a
+// starved one waits) is not stopped at the limit in wall time, only at 3
+// times it.
+func TestRunBoundedByCPU(t *testing.T) {
+	ctx := context.Background()
+	const limit = 300 * time.Millisecond
+	b, _, _ := runBounded(ctx, []string{"sh", "-c", "while :; do :; done"}, "", nil, limit, true)
+	assert.True(t, b.TimedOut, "a busy loop is stopped")
+	assert.Positive(t, b.CPU, "its CPU time is read")
+	assert.True(t, b.CPU >= limit || b.Wall >= wallFactor*limit, "stopped at its CPU limit or the wall-time cap: %+v", b)
+
+	b, _, err := runBounded(ctx, []string{"sleep", "0.6"}, "", nil, limit, true)
+	assert.NoError(t, err)
+	assert.False(t, b.TimedOut, "0.6 s of waiting is under 3 times a limit of 0.3 s, and used no CPU")
+	assert.GreaterOrEqual(t, b.Wall, 600*time.Millisecond)
+
+	b, _, _ = runBounded(ctx, []string{"sleep", "30"}, "", nil, limit, true)
+	assert.True(t, b.TimedOut)
+	assert.Less(t, b.Wall, 5*time.Second, "stopped at 3 times the limit")
+
+	// Without byCPU the limit is of wall time, as for the budget's rounds.
+	b, _, _ = runBounded(ctx, []string{"sleep", "30"}, "", nil, limit, false)
+	assert.True(t, b.TimedOut)
+	assert.Less(t, b.Wall, 2*time.Second)
+	assert.Equal(t, "longer than 300ms", b.String())
+}
+
+func TestBoundString(t *testing.T) {
+	assert.Equal(t, "longer than 1m0s of CPU time (in 1m32s: 0.65 of a CPU)",
+		bound{TimedOut: true, ByCPU: true, Limit: time.Minute, CPU: 60 * time.Second, Wall: 92 * time.Second}.String())
+	assert.Equal(t, "longer than 3m0s (3 times its limit of 1m0s of CPU time, of which it used 2s: it waited, it did not work)",
+		bound{TimedOut: true, ByCPU: true, Limit: time.Minute, CPU: 2 * time.Second, Wall: 3 * time.Minute}.String())
+	assert.Equal(t, "longer than 1m0s", bound{TimedOut: true, Limit: time.Minute, Wall: time.Minute}.String())
 }
 
 // An engine that stops at a resource limit gives no answer: the check is

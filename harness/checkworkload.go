@@ -114,7 +114,7 @@ func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, game *gdl.Ga
 	argv = append(argv, budgetArgs(d.Budget)...)
 	argv = append(argv, "--seed", strconv.FormatUint(c.Seed, 10), gameFile, resultFile, strconv.Itoa(WorkloadSeconds))
 	limit := max(c.Budget, time.Duration(WorkloadSeconds)*time.Second) + c.setup()
-	timedOut, stderr, runErr := runBounded(ctx, argv, e.Dir, e.Env, limit)
+	b, stderr, runErr := runBounded(ctx, argv, e.Dir, e.Env, limit, true)
 	text, _ := os.ReadFile(resultFile)
 	os.Remove(resultFile)
 	got, _ := protocol.Parse(string(text))
@@ -122,8 +122,8 @@ func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, game *gdl.Ga
 	switch {
 	case ctx.Err() != nil:
 		return results.VerdictError, "interrupted", ""
-	case timedOut:
-		return results.VerdictError, fmt.Sprintf("workload %s took longer than %s", d.Workload, limit), reproduce
+	case b.TimedOut:
+		return results.VerdictError, fmt.Sprintf("workload %s took %s", d.Workload, b), reproduce
 	case failed:
 		return results.VerdictError, oneLine(fmt.Sprintf("workload %s: the engine fails: %s", d.Workload, msg), 1000), reproduce
 	case runErr != nil:

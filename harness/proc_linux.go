@@ -46,6 +46,8 @@ func becomeSubreaper() bool {
 // procEntry is one process as /proc/<pid>/stat tells it.
 type procEntry struct {
 	pid, ppid int
+	pgrp      int    // field 5: its process group
+	cpu       uint64 // fields 14-17: user and system clock ticks, its own and its reaped children's
 	start     uint64 // field 22: clock ticks after boot when it started
 	zombie    bool
 	member    bool // of the run being tracked
@@ -182,7 +184,8 @@ func (s *procScanner) stat(pid int) (procEntry, bool) {
 }
 
 // parseStat reads a /proc/<pid>/stat line: the fields after the
-// parenthesised command are state (3), ppid (4), ... starttime (22).
+// parenthesised command are state (3), ppid (4), pgrp (5), ... utime,
+// stime, cutime, cstime (14-17), ... starttime (22).
 func parseStat(pid int, b []byte) (procEntry, bool) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
@@ -207,6 +210,10 @@ func parseStat(pid int, b []byte) (procEntry, bool) {
 			e.zombie = f[0] == 'Z' || f[0] == 'X'
 		case 4:
 			e.ppid = int(parseUint(f))
+		case 5:
+			e.pgrp = int(parseUint(f))
+		case 14, 15, 16, 17:
+			e.cpu += parseUint(f)
 		case 22:
 			e.start = parseUint(f)
 			return e, true
@@ -476,4 +483,24 @@ func (t *procTracker) sweep(limit time.Duration) int {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// clockTicks is the unit of /proc's CPU times (USER_HZ, 100 on every Linux
+// architecture Go supports).
+const clockTicks = 100
+
+// groupCPU is the CPU time of the processes of process group pgid: user
+// and system time of each, with that of the children each has reaped. A
+// process that left the group (setsid) is not counted.
+func (s *procScanner) groupCPU(pgid int) (time.Duration, error) {
+	if err := s.scan(); err != nil {
+		return 0, err
+	}
+	var ticks uint64
+	for _, e := range s.entries {
+		if e.pgrp == pgid {
+			ticks += e.cpu
+		}
+	}
+	return time.Duration(ticks) * time.Second / clockTicks, nil
 }

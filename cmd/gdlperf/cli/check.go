@@ -67,6 +67,12 @@ func NewCmdCheck(streams *IO, runF func(*CheckOptions) error) *cobra.Command {
 
 An engine's setup (a propnet's grounding, a compiled program's build) may
 take up to a minute on top of --budget, so that a refusal shows its reason.
+Where a time-out fails a check (the first trace round, a self-check, a
+transform's trace, a workload) the limit is of the engine's CPU time, so
+that a busy machine, which gives it part of a CPU, does not fail a slow
+engine; one that waits without working is stopped at 3 times the limit in
+wall time. The rounds of the trace method after the first end with the
+budget, in wall time.
 An engine (or the reference) that stops at one of its resource limits gives
 no answer, which is not a mismatch: what agreed before counts, as when the
 budget runs out, and a limit before anything was compared is a failed check.
@@ -110,7 +116,7 @@ ok is true when no pair mismatched or failed (the exit status says the same).`,
 	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic, transforms (the engine on the game and on each rewrite of gdlperf transform), workload (the answers and counts of uct, pns and minimax at the budgets of --uct-iterations, --pns-nodes, --minimax-depth, of the engine process against the reference)")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
 	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
-	f.IntVar(&opts.Jobs, "jobs", 1, "engine and game pairs checked at once (each uses about one core; budgets are wall time)")
+	f.IntVar(&opts.Jobs, "jobs", 1, "engine and game pairs checked at once (each uses about one core; --budget is wall time, the limits that fail a check CPU time)")
 	f.StringVar(&opts.Blacklist, "blacklist", "", "blacklist file of games to skip (default: ./"+DefaultBlacklist+" if present)")
 	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "check blacklisted games too (left out by default, as gdlperf run does)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON (fields in --help)")
