@@ -17,6 +17,10 @@ type Rel struct {
 	set   []int32  // open addressing: row + 1
 	skeys []uint64 // per slot: the packed tuple of its row, or 0
 	smsk  uint32
+	// slots holds each row's slot in set, so that Clear empties a set
+	// much larger than its rows (a relation that was once large) in time
+	// proportional to the rows, not to the set's capacity
+	slots []uint32
 	Ix    []*Index
 	// Dlo and Dhi are the rows of the last semi-naive round.
 	Dlo, Dhi int32
@@ -197,6 +201,7 @@ func (r *Rel) AddN(t []int32) bool {
 	row := r.N
 	r.set[i] = row + 1
 	r.skeys[i], _ = packTuple(t)
+	r.slots = append(r.slots, i)
 	tick()
 	r.Data = append(r.Data, t...)
 	r.N++
@@ -300,6 +305,7 @@ func (r *Rel) growSet() {
 	r.set = make([]int32, n)
 	r.skeys = make([]uint64, n)
 	r.smsk = uint32(len(r.set) - 1)
+	r.slots = r.slots[:0]
 	for row := int32(0); row < r.N; row++ {
 		t := r.row(row)
 		key, ok := packTuple(t)
@@ -314,8 +320,14 @@ func (r *Rel) growSet() {
 		}
 		r.set[i] = row + 1
 		r.skeys[i] = key
+		r.slots = append(r.slots, i)
 	}
 }
+
+// clearSparse: Clear and Index.rebuild empty the slots they know one by
+// one when they are under 1/clearSparse of the table, else the whole
+// table.
+const clearSparse = 8
 
 // Clear empties the relation (keeping its capacity) and adds its base
 // facts again.
@@ -331,8 +343,16 @@ func (r *Rel) Clear() {
 			r.dgen = 1
 		}
 	} else if r.W > 0 {
-		clear(r.set)
-		clear(r.skeys)
+		if len(r.slots)*clearSparse < len(r.set) {
+			for _, i := range r.slots {
+				r.set[i] = 0
+				r.skeys[i] = 0
+			}
+		} else {
+			clear(r.set)
+			clear(r.skeys)
+		}
+		r.slots = r.slots[:0]
 	}
 	for _, ix := range r.Ix {
 		ix.stale = true
@@ -368,6 +388,9 @@ type Index struct {
 	head []int32
 	mask uint32
 	keys int
+	// hslots holds the slots of head in use (keys of them), for rebuild
+	// as Rel.slots for Clear
+	hslots []uint32
 	// stale is set when the relation is cleared: the index is rebuilt
 	// when it is next used, so an index no question of a state needs
 	// costs nothing
@@ -438,6 +461,7 @@ func (ix *Index) insert(r *Rel, row int32) {
 		if e == 0 {
 			ix.head[i] = row + 1
 			ix.keys++
+			ix.hslots = append(ix.hslots, i)
 			if ix.keys*2 > len(ix.head) {
 				ix.grow(r)
 			}
@@ -455,6 +479,7 @@ func (ix *Index) grow(r *Rel) {
 	old := ix.head
 	ix.head = make([]int32, 2*len(old))
 	ix.mask = uint32(len(ix.head) - 1)
+	ix.hslots = ix.hslots[:0]
 	for _, e := range old {
 		if e == 0 {
 			continue
@@ -464,6 +489,7 @@ func (ix *Index) grow(r *Rel) {
 			i = (i + 1) & ix.mask
 		}
 		ix.head[i] = e
+		ix.hslots = append(ix.hslots, i)
 	}
 }
 
@@ -474,9 +500,14 @@ func (ix *Index) rebuild(r *Rel) {
 		clear(ix.dgen)
 		ix.gen = 1
 	}
-	if ix.keys > 0 {
+	if len(ix.hslots)*clearSparse < len(ix.head) {
+		for _, i := range ix.hslots {
+			ix.head[i] = 0
+		}
+	} else {
 		clear(ix.head)
 	}
+	ix.hslots = ix.hslots[:0]
 	ix.keys = 0
 	ix.Next = ix.Next[:0]
 	ix.stale = false

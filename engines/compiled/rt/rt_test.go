@@ -181,3 +181,66 @@ func TestSetsMixPackedAndLarge(t *testing.T) {
 		t.Fatal(r.N)
 	}
 }
+
+// A relation that was once large is cleared slot by slot (Rel.slots,
+// Index.hslots): nothing of its old rows may stay in the set or the
+// index, whichever way (packed keys or not) the rows were stored.
+func TestClearOnceLargeRelation(t *testing.T) {
+	r := NewRel(2)
+	ix := r.AddIndex(0, 1)
+	for i := range int32(5000) {
+		r.Add2(i, i*40) // some values past 1<<15: not packed
+	}
+	if ix.Find2(r, 7, 280) != 7 {
+		t.Fatal("index before clear")
+	}
+	for round := range int32(3) {
+		r.Clear()
+		if len(r.slots)*clearSparse >= len(r.set) && round > 0 {
+			t.Fatal("the set is not sparse after clear")
+		}
+		for i := range int32(5) {
+			if !r.Add2(i+round, 1) {
+				t.Fatalf("round %d: row %d not new", round, i)
+			}
+		}
+		for i := range int32(5000) {
+			want := i >= round && i < round+5
+			if r.Has2(i, 1) != want || r.Has2(i, i*40) && i != 0 {
+				t.Fatalf("round %d: tuple %d after clear", round, i)
+			}
+			if got := ix.Find2(r, i, i*40); got != -1 && i != 0 {
+				t.Fatalf("round %d: the index keeps row %d", round, got)
+			}
+		}
+		if r.N != 5 || ix.Find2(r, round+2, 1) != 2 {
+			t.Fatalf("round %d: %d rows", round, r.N)
+		}
+		// the tables hold the new rows only (a slot left behind would
+		// fill the set, whose probes then never end)
+		inUse := func(s []int32) (n int32) {
+			for _, e := range s {
+				if e != 0 {
+					n++
+				}
+			}
+			return n
+		}
+		keys := int32(0)
+		for _, k := range r.skeys {
+			if k != 0 {
+				keys++
+			}
+		}
+		if inUse(r.set) != 5 || keys != 5 || inUse(ix.head) != 5 {
+			t.Fatalf("round %d: slots in use: set %d, keys %d, index %d", round, inUse(r.set), keys, inUse(ix.head))
+		}
+	}
+	r.Clear()
+	for i := range int32(5000) { // and it grows again
+		r.Add2(i, i*40)
+	}
+	if r.N != 5000 || !r.Has2(4999, 4999*40) || ix.Find2(r, 4999, 4999*40) != 4999 {
+		t.Fatal("after growing again")
+	}
+}
