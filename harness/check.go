@@ -58,6 +58,10 @@ type Checker struct {
 	// Workloads are the workloads and budgets MethodWorkload compares
 	// (nil: DefaultCheckWorkloads).
 	Workloads []Dims
+	// ReferenceTime bounds the reference's run of each workload on a
+	// game, in wall time (0: ReferenceWorkloadTime); the budget, when
+	// longer, bounds it instead.
+	ReferenceTime time.Duration
 
 	// refs keeps the reference's workload answers, shared by the copies
 	// of a Checker that a CheckCampaign makes (nil: made on first use).

@@ -103,7 +103,8 @@ func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, game *gdl.Ga
 		e.Name, ShellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
 	// The reference, in this process, once per game and workload for
 	// every engine checked: it is the oracle, so it gets the time it
-	// needs (ReferenceWorkloadTime), not the engine's budget.
+	// needs (ReferenceWorkloadTime, or --reference-time), not the
+	// engine's budget.
 	ref, err := c.referenceWorkload(game, g.Key, d, budget)
 	if err != nil {
 		return results.VerdictError, oneLine(fmt.Sprintf("workload %s: the reference: %v", d.Workload, err), 1000), ""
@@ -182,7 +183,11 @@ func (c *Checker) referenceWorkload(game *gdl.Game, key string, d Dims, budget w
 		if cl, ok := rm.(interface{ Close() error }); ok {
 			defer cl.Close()
 		}
-		res, err := workload.Run(rm, d.Workload, budget, c.Seed, time.Now().Add(max(c.Budget, ReferenceWorkloadTime)))
+		limit := ReferenceWorkloadTime
+		if c.ReferenceTime > 0 {
+			limit = c.ReferenceTime
+		}
+		res, err := workload.Run(rm, d.Workload, budget, c.Seed, time.Now().Add(max(c.Budget, limit)))
 		if err != nil {
 			rw.err = err
 			return

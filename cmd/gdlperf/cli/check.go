@@ -48,6 +48,9 @@ type CheckOptions struct {
 	// WorkloadBudget are the budgets of the workload method (role and
 	// threshold unused).
 	WorkloadBudget workload.Budget
+	// ReferenceTime bounds the reference's run of a workload (0: the
+	// harness default).
+	ReferenceTime time.Duration
 }
 
 // NewCmdCheck builds "gdlperf check".
@@ -123,6 +126,7 @@ ok is true when no pair mismatched or failed (the exit status says the same).`,
 	f.Int64Var(&opts.WorkloadBudget.Iterations, "uct-iterations", 2000, "the budget of the workload method's uct: iterations")
 	f.Int64Var(&opts.WorkloadBudget.Nodes, "pns-nodes", 100_000, "the budget of the workload method's pns: node expansions")
 	f.IntVar(&opts.WorkloadBudget.Depth, "minimax-depth", 3, "the budget of the workload method's minimax: plies")
+	f.DurationVar(&opts.ReferenceTime, "reference-time", harness.ReferenceWorkloadTime, "the workload method: the most wall time the reference may take for one workload of a game (the budget, when longer); a reference that takes longer is an error of every engine's check of the game")
 	return cmd
 }
 
@@ -183,7 +187,7 @@ func runCheck(opts *CheckOptions) error {
 	cc := &harness.CheckCampaign{
 		Checker: &harness.Checker{
 			Exe: exe, Reference: ref, Budget: opts.Budget, Seed: opts.Seed, Rollouts: opts.Rollouts,
-			MaxStates: opts.MaxStates, WorkDir: work, Host: fp.Host, Workloads: workloads,
+			MaxStates: opts.MaxStates, WorkDir: work, Host: fp.Host, Workloads: workloads, ReferenceTime: opts.ReferenceTime,
 		},
 		Games: games, Engines: engs, Methods: opts.Methods, Seed: opts.Seed, Rollouts: opts.Rollouts,
 		Jobs: opts.Jobs, Again: opts.Again, Prior: prior,

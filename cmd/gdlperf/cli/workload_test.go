@@ -151,6 +151,22 @@ workloads = ["uct", "pns", "minimax"]
 	assert.Contains(t, stderr, "workload pns: the engine fails: pns is not built yet; agreed on uct iterations=50, minimax depth=2")
 }
 
+// --reference-time bounds the reference's search: one that is not done in
+// time is an error of the check, which says so, and the next workload is
+// still checked.
+func TestCheckWorkloadReferenceTime(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := run(t, "check", "--engines", "tupleprover", "--games", "builtin:connectfour", "--methods", "workload", "--results", dir,
+		"--budget", "1ms", "--reference-time", "1ms", "--uct-iterations", "100000", "--pns-nodes", "1000000", "--minimax-depth", "1")
+	require.Equal(t, ExitFailure, code, stdout+stderr)
+	rows, err := results.LoadCheckRows(dir)
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	assert.Equal(t, results.VerdictError, rows[0].Verdict)
+	assert.Contains(t, rows[0].Detail, "workload uct: the reference: workload uct with iterations=100000 was not done by the deadline")
+	assert.Contains(t, rows[0].Detail, "agreed on minimax depth=1")
+}
+
 // engine list --json lists every engine with what CI needs to know of it.
 func TestEngineListJSON(t *testing.T) {
 	dir := t.TempDir()
