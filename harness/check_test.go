@@ -96,3 +96,25 @@ func TestSelfCheckResourceLimit(t *testing.T) {
 		}
 	}
 }
+
+// An interrupted check does not wait for the reference's search to end:
+// Ctrl-C during a reference's long uct returns at once, interrupted.
+func TestCheckWorkloadInterruptedReference(t *testing.T) {
+	ref, ok := engines.Lookup("prover")
+	require.True(t, ok)
+	g, err := BuiltinGame("connectfour")
+	require.NoError(t, err)
+	// The search ends at its deadline, 3 s, in a goroutine the check
+	// leaves behind.
+	c := &Checker{Reference: ref, Budget: time.Millisecond, ReferenceTime: 3 * time.Second, Seed: 1, Methods: []string{MethodWorkload}, WorkDir: t.TempDir(),
+		Workloads: []Dims{{Workload: "uct", Budget: "iterations=1000000000"}}}
+	e := &Engine{Name: "never-run", Version: "1", Command: []string{"false"}, Workloads: []string{"uct"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	rows := c.Check(ctx, e, g)
+	assert.Less(t, time.Since(start), 2*time.Second, "before the search's deadline")
+	require.Len(t, rows, 1)
+	assert.Equal(t, results.VerdictError, rows[0].Verdict)
+	assert.Equal(t, "interrupted", rows[0].Detail)
+}

@@ -105,7 +105,10 @@ func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, game *gdl.Ga
 	// every engine checked: it is the oracle, so it gets the time it
 	// needs (ReferenceWorkloadTime, or --reference-time), not the
 	// engine's budget.
-	ref, err := c.referenceWorkload(game, g.Key, d, budget)
+	ref, err := c.referenceWorkload(ctx, game, g.Key, d, budget)
+	if ctx.Err() != nil {
+		return results.VerdictError, "interrupted", ""
+	}
 	if err != nil {
 		return results.VerdictError, oneLine(fmt.Sprintf("workload %s: the reference: %v", d.Workload, err), 1000), ""
 	}
@@ -155,7 +158,7 @@ func (rc *refCache) get(k refWorkloadKey) *refWorkload {
 	}
 	rw := rc.m[k]
 	if rw == nil {
-		rw = &refWorkload{}
+		rw = &refWorkload{done: make(chan struct{})}
 		rc.m[k] = rw
 	}
 	return rw
@@ -163,43 +166,56 @@ func (rc *refCache) get(k refWorkloadKey) *refWorkload {
 
 type refWorkload struct {
 	once sync.Once
+	done chan struct{} // closed when res and err are set
 	res  *protocol.Result
 	err  error
 }
 
 // referenceWorkload is the reference's answer to workload d on the game,
-// computed once per Checker (checks of several engines share it).
-func (c *Checker) referenceWorkload(game *gdl.Game, key string, d Dims, budget workload.Budget) (*protocol.Result, error) {
+// computed once per Checker (checks of several engines share it), in a
+// goroutine of its own, so that an interrupted check (ctx done) does not
+// wait for the search to end: it returns ctx's error at once.
+func (c *Checker) referenceWorkload(ctx context.Context, game *gdl.Game, key string, d Dims, budget workload.Budget) (*protocol.Result, error) {
 	if c.refs == nil {
 		c.refs = &refCache{}
 	}
 	rw := c.refs.get(refWorkloadKey{key, d.Workload, d.Budget})
-	rw.once.Do(func() {
-		rm, err := c.Reference.New(game)
-		if err != nil {
-			rw.err = fmt.Errorf("it cannot build the game: %w", err)
-			return
-		}
-		if cl, ok := rm.(interface{ Close() error }); ok {
-			defer cl.Close()
-		}
-		limit := ReferenceWorkloadTime
-		if c.ReferenceTime > 0 {
-			limit = c.ReferenceTime
-		}
-		res, err := workload.Run(rm, d.Workload, budget, c.Seed, time.Now().Add(max(c.Budget, limit)))
-		if err != nil {
-			rw.err = err
-			return
-		}
-		ref := protocol.NewResult(c.Reference.Version)
-		st := res.Stats()
-		ref.SetInt(protocol.KeyNumStateChanges, st.StateChanges)
-		ref.SetInt(protocol.KeyNumRollouts, st.Rollouts)
-		res.SetKeys(ref)
-		rw.res = ref
-	})
-	return rw.res, rw.err
+	rw.once.Do(func() { go c.computeReference(rw, game, d, budget) })
+	select {
+	case <-rw.done:
+		return rw.res, rw.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// computeReference runs the reference's search of d and keeps its answer
+// in rw.
+func (c *Checker) computeReference(rw *refWorkload, game *gdl.Game, d Dims, budget workload.Budget) {
+	defer close(rw.done)
+	rm, err := c.Reference.New(game)
+	if err != nil {
+		rw.err = fmt.Errorf("it cannot build the game: %w", err)
+		return
+	}
+	if cl, ok := rm.(interface{ Close() error }); ok {
+		defer cl.Close()
+	}
+	limit := ReferenceWorkloadTime
+	if c.ReferenceTime > 0 {
+		limit = c.ReferenceTime
+	}
+	res, err := workload.Run(rm, d.Workload, budget, c.Seed, time.Now().Add(max(c.Budget, limit)))
+	if err != nil {
+		rw.err = err
+		return
+	}
+	ref := protocol.NewResult(c.Reference.Version)
+	st := res.Stats()
+	ref.SetInt(protocol.KeyNumStateChanges, st.StateChanges)
+	ref.SetInt(protocol.KeyNumRollouts, st.Rollouts)
+	res.SetKeys(ref)
+	rw.res = ref
 }
 
 func workloadList(ds []Dims) string {
