@@ -1,6 +1,8 @@
 package compiled_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,4 +62,27 @@ func TestDesignChoice(t *testing.T) {
 
 	code, _, _ = runProgram(t, prog.Path, "-design", "sideways", tg.path, "0")
 	assert.Equal(t, 2, code)
+}
+
+// TestEmptyGuards: the units that a guard (rt.Unit.Guard) skips derive
+// nothing. With GDLPERF_COMPILED_CHECK_EMPTY the program runs each skipped
+// unit all the same and panics if it derives a tuple; the traces of both
+// designs must still be the prover's. The magic-sets programs have guards
+// (their units read a magic relation that is often empty).
+func TestEmptyGuards(t *testing.T) {
+	t.Setenv("GDLPERF_COMPILED_CHECK_EMPTY", "1")
+	for _, name := range []string{"base/hitori/hitori.kif", "base/crisscross/crisscross.kif"} {
+		t.Run(name, func(t *testing.T) {
+			tg := mirrored(t, name)
+			prog, err := compiled.Native(tg.game, tg.rules)
+			require.NoError(t, err)
+			src, err := os.ReadFile(filepath.Join(filepath.Dir(prog.Path), "ms", "engine.go"))
+			require.NoError(t, err)
+			assert.Contains(t, string(src), "Guard: [][]*rt.Rel{{")
+			want := proverTrace(t, tg.game, 2, 2)
+			for _, d := range []string{"bottom-up", "magic"} {
+				sameTrace(t, want, programTrace(t, prog, tg.path, 2, 2, "-design", d))
+			}
+		})
+	}
 }

@@ -65,6 +65,8 @@ type gunit struct {
 	rels   []*grel
 	syms   []gdl.Symbol
 	groups []*ggroup
+	// guard: the clauses of rt.Unit.Guard (emptyGuard), nil for none
+	guard []string
 }
 
 type ggroup struct {
@@ -593,8 +595,66 @@ func (gen *generator) compileUnit(u *gunit, rules []*gdl.Rule) error {
 		}
 		u.groups = append(u.groups, gg)
 	}
+	u.guard = gen.emptyGuard(u, rules)
 	gen.emitUnit(u)
 	return nil
+}
+
+// maxGuardLits bounds the relations of a rule that an empty guard tests.
+const maxGuardLits = 2
+
+// emptyGuard returns the guard of unit u (rt.Unit.Guard) as Go clauses,
+// or nil when it has none: every rule has a positive literal over a
+// relation of another unit that is empty, or reads a relation of u itself
+// (which starts empty: no base facts), so no rule can ever fire. A rule's
+// clause lists at most maxGuardLits relations that are not static (a
+// static relation is seldom empty), and the same clause of two rules is
+// written once. Magic sets makes many units whose magic relation is
+// empty in most states; the guard skips them without calling their rules.
+func (gen *generator) emptyGuard(u *gunit, rules []*gdl.Rule) []string {
+	in := map[*grel]bool{}
+	for _, r := range u.rels {
+		if r.facts > 0 {
+			return nil
+		}
+		in[r] = true
+	}
+	clauses := []string{}
+	have := map[string]bool{}
+	for _, r := range rules {
+		internal := false
+		var alts []string
+		seen := map[*grel]bool{}
+		for _, l := range r.Body {
+			if l.Kind != gdl.LitAtom {
+				continue
+			}
+			rel, _ := gen.litRel(l.Atom)
+			if rel == nil || seen[rel] {
+				continue
+			}
+			if in[rel] {
+				internal = true
+				break
+			}
+			seen[rel] = true
+			if rel.scope != rtStatic && len(alts) < maxGuardLits {
+				alts = append(alts, fmt.Sprintf("R%d", rel.id))
+			}
+		}
+		if internal {
+			continue
+		}
+		if len(alts) == 0 {
+			return nil
+		}
+		c := "{" + strings.Join(alts, ", ") + "}"
+		if !have[c] {
+			have[c] = true
+			clauses = append(clauses, c)
+		}
+	}
+	return clauses
 }
 
 // emitCalls writes the statements as the body of fn, split into helper
@@ -1412,7 +1472,11 @@ func (gen *generator) emitProgram(version, rulesSHA string) (*generated, error) 
 		for i, r := range u.rels {
 			rels[i] = fmt.Sprintf("R%d", r.id)
 		}
-		fmt.Fprintf(&m, "\tU%d := &rt.Unit{Scope: %d, Rels: []*rt.Rel{%s}, Run: u%d}\n", u.id, u.scope, strings.Join(rels, ", "), u.id)
+		empty := ""
+		if u.guard != nil && u.scope != rtStatic {
+			empty = ", Guard: [][]*rt.Rel{" + strings.Join(u.guard, ", ") + "}"
+		}
+		fmt.Fprintf(&m, "\tU%d := &rt.Unit{Scope: %d, Rels: []*rt.Rel{%s}, Run: u%d%s}\n", u.id, u.scope, strings.Join(rels, ", "), u.id, empty)
 	}
 	list := func(us []*gunit) string {
 		s := make([]string, len(us))

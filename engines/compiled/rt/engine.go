@@ -3,6 +3,7 @@ package rt
 import (
 	"encoding/binary"
 	"errors"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,13 +41,41 @@ const (
 	PerMove
 )
 
+// checkEmpty (GDLPERF_COMPILED_CHECK_EMPTY set, for tests) runs the units
+// that Unit.Guard skips all the same and panics when one derives a tuple.
+var checkEmpty = os.Getenv("GDLPERF_COMPILED_CHECK_EMPTY") != ""
+
 // Unit is a strongly connected component of the relation graph, evaluated
 // as a whole by Run after its relations are cleared.
 type Unit struct {
 	Scope uint8
 	Rels  []*Rel
 	Run   func()
+	// Guard, when not nil, has clauses of relations: when every clause
+	// has an empty relation, the unit derives nothing in the current
+	// state (each rule needs a relation of a clause, or one of the unit's
+	// own), and its relations are emptied without running its rules; no
+	// clause at all: the unit never derives anything
+	Guard [][]*Rel
 	stamp uint64
+}
+
+// empty reports whether every clause of the unit's guard has an empty
+// relation.
+func (u *Unit) empty() bool {
+	for _, c := range u.Guard {
+		hit := false
+		for _, r := range c {
+			if r.N == 0 {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
 }
 
 // State is a set of facts: the ids of the terms x of (true x).
@@ -191,7 +220,23 @@ func (e *Engine) ensure(units []*Unit) {
 			continue
 		}
 		checkWarm()
-		e.evalUnit(u)
+		if u.Guard != nil && u.empty() {
+			if checkEmpty {
+				e.evalUnit(u)
+				for _, r := range u.Rels {
+					if r.N > 0 {
+						panic("compiled: a unit whose guard says it is empty derives tuples")
+					}
+				}
+			}
+			for _, r := range u.Rels {
+				if r.N > 0 {
+					r.Clear()
+				}
+			}
+		} else {
+			e.evalUnit(u)
+		}
 		u.stamp = g
 	}
 }
