@@ -99,8 +99,14 @@ func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile st
 // that reproduces the engine's run.
 func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, game *gdl.Game, gameFile string, d Dims) (verdict, detail, reproduce string) {
 	budget := workload.ParseBudget(d.Budget)
+	// The engine is bounded by limit of CPU time, and wallFactor times it
+	// of wall time (runBounded); its own SECONDS, a wall-time bound of a
+	// fixed-work run, is that cap, so that on a busy machine it is not the
+	// tighter one.
+	limit := max(c.Budget, time.Duration(WorkloadSeconds)*time.Second) + c.setup()
+	seconds := int((wallFactor*limit + time.Second - 1) / time.Second)
 	reproduce = fmt.Sprintf("gdlperf engine run %s %s result.txt %d --workload %s %s --seed %d",
-		e.Name, ShellQuote(g.Key), WorkloadSeconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
+		e.Name, ShellQuote(g.Key), seconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
 	// The reference, in this process, once per game and workload for
 	// every engine checked: it is the oracle, so it gets the time it
 	// needs (ReferenceWorkloadTime, or --reference-time), not the
@@ -116,8 +122,7 @@ func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, game *gdl.Ga
 	resultFile := filepath.Join(filepath.Dir(gameFile), "workload-"+d.Workload+".txt")
 	argv := append(append([]string(nil), e.Command...), "--workload", d.Workload)
 	argv = append(argv, budgetArgs(d.Budget)...)
-	argv = append(argv, "--seed", strconv.FormatUint(c.Seed, 10), gameFile, resultFile, strconv.Itoa(WorkloadSeconds))
-	limit := max(c.Budget, time.Duration(WorkloadSeconds)*time.Second) + c.setup()
+	argv = append(argv, "--seed", strconv.FormatUint(c.Seed, 10), gameFile, resultFile, strconv.Itoa(seconds))
 	b, stderr, runErr := runBounded(ctx, argv, e.Dir, e.Env, limit, true)
 	text, _ := os.ReadFile(resultFile)
 	os.Remove(resultFile)

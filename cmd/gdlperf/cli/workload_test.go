@@ -117,6 +117,9 @@ func TestCheckWorkload(t *testing.T) {
 	assert.Contains(t, stdout, "MISMATCH "+broken)
 	assert.Contains(t, stdout, "reproduce: gdlperf engine run "+broken)
 	assert.Contains(t, stdout, "--workload uct --iterations 2000")
+	// Its SECONDS is the wall-time cap of the check (3 times the 2 minutes
+	// of CPU a workload may take), not a tighter bound on a busy machine.
+	assert.Contains(t, stdout, "result.txt 360 --workload uct")
 }
 
 // A workload that cannot be checked does not hide the others: an external
