@@ -17,10 +17,6 @@ type Rel struct {
 	set   []int32  // open addressing: row + 1
 	skeys []uint64 // per slot: the packed tuple of its row, or 0
 	smsk  uint32
-	// slots holds each row's slot in set, so that Clear empties a set
-	// much larger than its rows (a relation that was once large) in time
-	// proportional to the rows, not to the set's capacity
-	slots []uint32
 	Ix    []*Index
 	// Dlo and Dhi are the rows of the last semi-naive round.
 	Dlo, Dhi int32
@@ -201,7 +197,6 @@ func (r *Rel) AddN(t []int32) bool {
 	row := r.N
 	r.set[i] = row + 1
 	r.skeys[i], _ = packTuple(t)
-	r.slots = append(r.slots, i)
 	tick()
 	r.Data = append(r.Data, t...)
 	r.N++
@@ -305,7 +300,6 @@ func (r *Rel) growSet() {
 	r.set = make([]int32, n)
 	r.skeys = make([]uint64, n)
 	r.smsk = uint32(len(r.set) - 1)
-	r.slots = r.slots[:0]
 	for row := int32(0); row < r.N; row++ {
 		t := r.row(row)
 		key, ok := packTuple(t)
@@ -320,22 +314,53 @@ func (r *Rel) growSet() {
 		}
 		r.set[i] = row + 1
 		r.skeys[i] = key
-		r.slots = append(r.slots, i)
 	}
 }
 
-// clearSparse: Clear and Index.rebuild empty the slots they know one by
-// one when they are under 1/clearSparse of the table, else the whole
-// table.
-const clearSparse = 8
+// clearSlots is the scratch list of the slots that a sparse Clear empties.
+var clearSlots []uint32
+
+// clearRows empties the set's slots of the rows, found by their probes
+// (all found before any is emptied, so that no probe is cut short); a row
+// not in the set (rows that Push added) empties the whole set instead.
+func (r *Rel) clearRows() {
+	clearSlots = clearSlots[:0]
+	for row := int32(0); row < r.N; row++ {
+		t := r.row(row)
+		var i uint32
+		if key, ok := packTuple(t); ok {
+			i = hashKey(key) & r.smsk
+		} else {
+			i = hashTuple(t) & r.smsk
+		}
+		for r.set[i] != row+1 {
+			if r.set[i] == 0 {
+				clear(r.set)
+				clear(r.skeys)
+				return
+			}
+			i = (i + 1) & r.smsk
+		}
+		clearSlots = append(clearSlots, i)
+	}
+	for _, i := range clearSlots {
+		r.set[i] = 0
+		r.skeys[i] = 0
+	}
+}
+
+// clearSparse: Clear empties the set's slots of its rows one by one when
+// those are under 1/clearSparse of the table, else the whole table: a
+// relation that was once large costs its rows, not its capacity. Finding
+// a row's slot costs some 60 times as much as emptying a slot in bulk,
+// hence 64. (An index's rebuild empties its whole table: keeping a list of its slots
+// cost 1% of hex's instructions, and its tables did not show in the
+// profiles.)
+const clearSparse = 64
 
 // Clear empties the relation (keeping its capacity) and adds its base
 // facts again.
 func (r *Rel) Clear() {
-	Cells -= int64(r.N) * int64(r.W)
-	r.N = 0
-	r.Data = r.Data[:0]
-	r.Dlo, r.Dhi = 0, 0
 	if r.direct {
 		r.dgen++
 		if r.dgen == 0 {
@@ -343,17 +368,17 @@ func (r *Rel) Clear() {
 			r.dgen = 1
 		}
 	} else if r.W > 0 {
-		if len(r.slots)*clearSparse < len(r.set) {
-			for _, i := range r.slots {
-				r.set[i] = 0
-				r.skeys[i] = 0
-			}
+		if int(r.N)*clearSparse < len(r.set) {
+			r.clearRows()
 		} else {
 			clear(r.set)
 			clear(r.skeys)
 		}
-		r.slots = r.slots[:0]
 	}
+	Cells -= int64(r.N) * int64(r.W)
+	r.N = 0
+	r.Data = r.Data[:0]
+	r.Dlo, r.Dhi = 0, 0
 	for _, ix := range r.Ix {
 		ix.stale = true
 	}
@@ -388,9 +413,6 @@ type Index struct {
 	head []int32
 	mask uint32
 	keys int
-	// hslots holds the slots of head in use (keys of them), for rebuild
-	// as Rel.slots for Clear
-	hslots []uint32
 	// stale is set when the relation is cleared: the index is rebuilt
 	// when it is next used, so an index no question of a state needs
 	// costs nothing
@@ -461,7 +483,6 @@ func (ix *Index) insert(r *Rel, row int32) {
 		if e == 0 {
 			ix.head[i] = row + 1
 			ix.keys++
-			ix.hslots = append(ix.hslots, i)
 			if ix.keys*2 > len(ix.head) {
 				ix.grow(r)
 			}
@@ -479,7 +500,6 @@ func (ix *Index) grow(r *Rel) {
 	old := ix.head
 	ix.head = make([]int32, 2*len(old))
 	ix.mask = uint32(len(ix.head) - 1)
-	ix.hslots = ix.hslots[:0]
 	for _, e := range old {
 		if e == 0 {
 			continue
@@ -489,7 +509,6 @@ func (ix *Index) grow(r *Rel) {
 			i = (i + 1) & ix.mask
 		}
 		ix.head[i] = e
-		ix.hslots = append(ix.hslots, i)
 	}
 }
 
@@ -500,14 +519,9 @@ func (ix *Index) rebuild(r *Rel) {
 		clear(ix.dgen)
 		ix.gen = 1
 	}
-	if len(ix.hslots)*clearSparse < len(ix.head) {
-		for _, i := range ix.hslots {
-			ix.head[i] = 0
-		}
-	} else {
+	if ix.keys > 0 {
 		clear(ix.head)
 	}
-	ix.hslots = ix.hslots[:0]
 	ix.keys = 0
 	ix.Next = ix.Next[:0]
 	ix.stale = false
