@@ -67,6 +67,9 @@ type Machine struct {
 	glast  []uint8
 	gout   []uint8 // the output successors have seen
 	gstack []int32
+
+	regs    drainRegs
+	goDrain bool // drain with drainFastGo, not drainFast (for tests)
 }
 
 type snapshot struct {
@@ -269,7 +272,7 @@ func (m *Machine) reserve(n int) {
 }
 
 // emit tells the successors of node c that its output went up or down.
-// drain has the same loops inline.
+// drainFast has the same loops.
 func (m *Machine) emit(c int32, up bool) {
 	p := m.p
 	cnt := m.cnt
@@ -342,24 +345,87 @@ func (m *Machine) run() {
 	}
 }
 
-// drain pops pending nodes until the stack is empty. The loop keeps few
-// values live (so the compiler keeps them in registers); the rarer work of
-// a node with triggers or successors in cyclic components is in fire.
+// drain pops pending nodes until the stack is empty. The nodes without
+// successors in cyclic components and with at most one trigger (most
+// nodes) are run by drainFast, which stops at any other node whose output
+// changed, or at one whose successors might not fit on the stack; emit
+// runs that node, and drainFast goes on. The nodes are popped, and
+// the successors pushed, in the same order either way.
 func (m *Machine) drain() {
 	p := m.p
-	// The loop reads the program's arrays without bounds checks: every
-	// node id and successor offset comes from compile, which built them
-	// in range, and the stack has room for every successor (reserve).
-	cntp := unsafe.Pointer(unsafe.SliceData(m.cnt))
-	outp := unsafe.Pointer(unsafe.SliceData(m.out))
-	succp := unsafe.Pointer(unsafe.SliceData(p.succ))
-	atp := unsafe.Pointer(unsafe.SliceData(p.succAt))
-	flagsp := unsafe.Pointer(unsafe.SliceData(p.flags))
-	trig1p := unsafe.Pointer(unsafe.SliceData(p.trig1))
-	tbitsp := unsafe.Pointer(unsafe.SliceData(m.tbits))
-	work, pops := m.work, m.pops
-	sp := m.sp
-	stackp := unsafe.Pointer(unsafe.SliceData(m.stack))
+	r := &m.regs
+	r.cnt = unsafe.Pointer(unsafe.SliceData(m.cnt))
+	r.out = unsafe.Pointer(unsafe.SliceData(m.out))
+	r.succ = unsafe.Pointer(unsafe.SliceData(p.succ))
+	r.at = unsafe.Pointer(unsafe.SliceData(p.succAt))
+	r.flags = unsafe.Pointer(unsafe.SliceData(p.flags))
+	r.trig1 = unsafe.Pointer(unsafe.SliceData(p.trig1))
+	r.tbits = unsafe.Pointer(unsafe.SliceData(m.tbits))
+	r.work, r.pops = m.work, m.pops
+	for {
+		r.stack = unsafe.Pointer(unsafe.SliceData(m.stack))
+		r.sp = m.sp
+		r.lim = len(m.stack) - p.maxFan
+		var c int32
+		if m.goDrain {
+			c = drainFastGo(r)
+		} else {
+			c = drainFast(r)
+		}
+		m.sp = r.sp
+		if c == -1 {
+			break
+		}
+		if c < -1 {
+			// Its successors are done; its triggers are left.
+			c = -2 - c
+			m.fire(c, uint32(m.out[c])*2-1)
+			continue
+		}
+		m.work = r.work
+		m.emit(c, m.out[c] == 1)
+		m.reserve(p.maxFan) // so that drainFast stops at fewer nodes
+		r.work = m.work
+	}
+	m.work, m.pops = r.work, r.pops
+}
+
+// drainRegs is what drainFast works on: the machine's and the program's
+// arrays (their first elements), the stack pointer and the room it has
+// (lim: sp may be at most lim before a pop pushes up to maxFan nodes),
+// and the work counters. drain_amd64.s reads it by these offsets.
+type drainRegs struct {
+	cnt   unsafe.Pointer // 0
+	out   unsafe.Pointer // 8
+	succ  unsafe.Pointer // 16
+	at    unsafe.Pointer // 24
+	flags unsafe.Pointer // 32
+	stack unsafe.Pointer // 40
+	trig1 unsafe.Pointer // 48
+	tbits unsafe.Pointer // 56
+	sp    int            // 64
+	lim   int            // 72
+	work  int64          // 80
+	pops  int64          // 88
+	c     int64          // 96: scratch for drainFast
+}
+
+// drainFastGo is drainFast in Go: it pops nodes until the stack is empty
+// (it returns -1) or until a node whose output changed has successors in
+// cyclic components (flag 1) or sp is past lim: it returns that node, its
+// seen output already set and its pop counted, for emit. Otherwise the
+// gates that read the node are counted by d (negated ones by -d) and
+// pushed when their output flips (a store and an add of the flip bit,
+// without a branch), its leaf successors counted, and its one trigger's
+// bit toggled; a node with more triggers (flag 2) is returned as -2-c for
+// fire to toggle them.
+//
+// It reads without bounds checks: every node id and successor offset comes
+// from compile, which built them in range, and the stack has room for
+// maxFan more nodes above lim.
+func drainFastGo(r *drainRegs) int32 {
+	cntp, outp, succp, atp, flagsp, stackp := r.cnt, r.out, r.succ, r.at, r.flags, r.stack
+	sp := r.sp
 	for sp > 0 {
 		sp--
 		c := *(*int32)(unsafe.Add(stackp, uintptr(sp)*4))
@@ -369,19 +435,20 @@ func (m *Machine) drain() {
 			continue
 		}
 		*op = v
-		pops++
+		r.pops++
+		f := *(*uint8)(unsafe.Add(flagsp, uintptr(c)))
+		if f == flagTrigLeaf {
+			b := *(*int32)(unsafe.Add(r.trig1, uintptr(c)*4))
+			*(*uint64)(unsafe.Add(r.tbits, uintptr(b>>6)*8)) ^= 1 << (b & 63)
+			continue
+		}
+		if f&1 != 0 || sp > r.lim {
+			r.sp = sp
+			return c
+		}
 		d := uint32(v)*2 - 1 // +1 or -1
 		at := (*[5]int32)(unsafe.Add(atp, uintptr(c)*16))
-		f := *(*uint8)(unsafe.Add(flagsp, uintptr(c)))
-		// Gates that read c (positive), counted by d and pushed when their
-		// output flips; most nodes have only these.
-		last := at[1]
-		if f&8 != 0 {
-			last = at[2]
-		}
-		if n := int(last - at[0]); len(m.stack)-sp < n {
-			stackp = m.growStack(sp, n)
-		}
+		r.work += int64(at[4] - at[0])
 		ep := unsafe.Add(succp, uintptr(at[0])*4)
 		for end := unsafe.Add(succp, uintptr(at[1])*4); ep != end; ep = unsafe.Add(ep, 4) {
 			t := *(*uint32)(ep)
@@ -392,14 +459,8 @@ func (m *Machine) drain() {
 			*(*uint32)(unsafe.Add(stackp, uintptr(sp)*4)) = t
 			sp += int((old ^ nv) >> 31)
 		}
-		if f == 0 {
-			work += int64(at[1] - at[0])
-			continue
-		}
-		work += int64(at[4] - at[0])
 		if f&8 != 0 {
-			// Gates that read c negated (counted by -d), then leaves
-			// (only counted).
+			// Gates that read c negated, then leaves (only counted).
 			for end := unsafe.Add(succp, uintptr(at[2])*4); ep != end; ep = unsafe.Add(ep, 4) {
 				t := *(*uint32)(ep)
 				tp := (*uint32)(unsafe.Add(cntp, uintptr(t)*4))
@@ -416,27 +477,17 @@ func (m *Machine) drain() {
 				*(*uint32)(unsafe.Add(cntp, uintptr(*(*uint32)(ep))*4)) -= d
 			}
 		}
-		switch f &^ 8 {
-		case 0:
-		case 4:
-			b := *(*int32)(unsafe.Add(trig1p, uintptr(c)*4))
-			*(*uint64)(unsafe.Add(tbitsp, uintptr(b>>6)*8)) ^= 1 << (b & 63)
-		default:
-			m.fire(c, d)
+		if f&4 != 0 {
+			b := *(*int32)(unsafe.Add(r.trig1, uintptr(c)*4))
+			*(*uint64)(unsafe.Add(r.tbits, uintptr(b>>6)*8)) ^= 1 << (b & 63)
+		}
+		if f&2 != 0 {
+			r.sp = sp
+			return -2 - c
 		}
 	}
-	m.sp = 0
-	m.work, m.pops = work, pops
-}
-
-// growStack makes room for n more nodes above sp and returns the stack's
-// new base. It is out of line so that drain's loop keeps its registers.
-//
-//go:noinline
-func (m *Machine) growStack(sp, n int) unsafe.Pointer {
-	m.sp = sp
-	m.reserve(n)
-	return unsafe.Pointer(unsafe.SliceData(m.stack))
+	r.sp = 0
+	return -1
 }
 
 // fire runs node c's successors in cyclic components and its triggers; d

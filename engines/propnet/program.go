@@ -31,6 +31,9 @@ type legalGroup struct {
 // when asked rather than kept by triggers.
 const scanLimit = 512
 
+// flagTrigLeaf is the flags of a node whose only reader is one trigger.
+const flagTrigLeaf = 16
+
 type program struct {
 	n       int
 	kind    []uint8
@@ -65,8 +68,9 @@ type program struct {
 	sccSucc   []int32
 	trigStart []int32 // triggers: bit<<1 | legal, the bit of Machine.tbits to toggle
 	trig      []int32
-	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers; 4 (alone): it has one trigger, trig1; 8 (with any): it has negated or leaf successors
-	trig1     []int32 // the one trigger's bit, when flags is 4
+	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers; 4 (alone): it has one trigger, trig1; 8 (with any): it has negated or leaf successors; flagTrigLeaf (alone): one trigger, trig1, and no successor
+	trig1     []int32 // the one trigger's bit, when flags is 4 or flagTrigLeaf
+	maxFan    int     // the most gates one node's change pushes (its positive and negated runs)
 
 	scanNext   bool    // read the next state from the next propositions (no triggers)
 	scanLegal  bool    // read the legal moves from the legal propositions (no triggers)
@@ -409,6 +413,10 @@ func (p *program) layoutSuccessors(legal LegalLayout) {
 		if p.succAt[4*v+1] != p.succAt[4*v+4] {
 			p.flags[v] |= 8
 		}
+		if p.flags[v] == 4 && p.succAt[4*v] == p.succAt[4*v+4] {
+			p.flags[v] = flagTrigLeaf
+		}
+		p.maxFan = max(p.maxFan, int(p.succAt[4*v+2]-p.succAt[4*v]))
 	}
 }
 

@@ -44,7 +44,10 @@
 // when an input from outside it changes: its members' contributions to each
 // other are taken out and it is re-derived from false, its least fixed
 // point; negation inside a cycle is refused (the rules would not be
-// stratified at the ground level).
+// stratified at the ground level). The propagation loop that runs most
+// nodes is in assembly on amd64 (drain_amd64.s: the Go compiler's version
+// reloaded spilled values at every edge), with its Go version, drainFastGo,
+// as its twin in the tests and the loop elsewhere.
 //
 // The full-pass mode evaluates every node in dependency order on every
 // question, over the same program: the fast mode's correctness twin.
@@ -64,7 +67,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
-//go:embed *.go
+//go:embed *.go *.s
 var source embed.FS
 
 // Name is the engine's name in the registry and on the command line.

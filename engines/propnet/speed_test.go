@@ -111,3 +111,28 @@ func TestFixedWork(t *testing.T) {
 	}
 	t.Logf("%d state changes", changes)
 }
+
+// TestRollerWork plays GDLPERF_ROLLER=game:rollouts rollouts through the
+// machine's own loop (rollout.RunRollouts, the Roller that timed runs use),
+// seed 1: for counting instructions per rollout (Cachegrind the test binary
+// at two counts and take the difference over the rollouts added).
+func TestRollerWork(t *testing.T) {
+	env := os.Getenv("GDLPERF_ROLLER")
+	if env == "" {
+		t.Skip("set GDLPERF_ROLLER=game:rollouts")
+	}
+	name, n, _ := strings.Cut(env, ":")
+	rollouts, err := strconv.Atoi(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := engine(t).New(loadBase(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := rollout.RunRollouts(m, int64(rollouts), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d rollouts, %d state changes", st.Rollouts, st.StateChanges)
+}
