@@ -210,7 +210,11 @@ func (c *Checker) computeReference(rw *refWorkload, game *gdl.Game, d Dims, budg
 	if c.ReferenceTime > 0 {
 		limit = c.ReferenceTime
 	}
-	res, err := workload.Run(rm, d.Workload, budget, c.Seed, time.Now().Add(max(c.Budget, limit)))
+	deadline := time.Now().Add(max(c.Budget, limit))
+	res, err := workload.Run(rm, d.Workload, budget, c.Seed, deadline)
+	if err != nil && !time.Now().Before(deadline) {
+		err = fmt.Errorf("%w (the reference's limit, %s: gdlperf check --reference-time raises it)", err, max(c.Budget, limit))
+	}
 	if err != nil {
 		rw.err = err
 		return

@@ -168,6 +168,7 @@ func TestCheckWorkloadReferenceTime(t *testing.T) {
 	assert.Equal(t, results.VerdictError, rows[0].Verdict)
 	assert.Contains(t, rows[0].Detail, "workload uct: the reference: workload uct with iterations=100000 was not done by the deadline")
 	assert.Contains(t, rows[0].Detail, "agreed on minimax depth=1")
+	assert.Contains(t, rows[0].Detail, "gdlperf check --reference-time raises it", "the message says what to do")
 }
 
 // engine list --json lists every engine with what CI needs to know of it.
