@@ -205,15 +205,18 @@ func substLit(s gdl.Subst, l *gdl.Literal) *gdl.Literal {
 
 // ---- dedupe ----
 
-// dedupe removes every rule that repeats an earlier one up to the names of
-// its variables, and every rule that another subsumes: some substitution
-// makes the other's head this one's and the other's body a subset of this
-// one's (so the other derives all this one does). Of two rules that
-// subsume each other the first stays.
+// dedupe removes every conjunct that repeats an earlier one of its body
+// (a conjunction asks each once; the first occurrence binds, so safety
+// and the placement of distinct and not stay), every rule that repeats an
+// earlier one up to the names of its variables, and every rule that
+// another subsumes: some substitution makes the other's head this one's
+// and the other's body a subset of this one's (so the other derives all
+// this one does). Of two rules that subsume each other the first stays.
 func (t *state) dedupe() {
 	seen := map[string]bool{}
 	var rules []*gdl.Rule
 	for _, r := range t.rules {
+		r = withoutRepeatedConjuncts(r)
 		k := variantKey(r)
 		if seen[k] {
 			continue
@@ -253,6 +256,33 @@ func (t *state) dedupe() {
 		}
 	}
 	t.rules = out
+}
+
+// withoutRepeatedConjuncts returns r without the body literals that
+// print as an earlier one of the same body (r itself when it has none).
+func withoutRepeatedConjuncts(r *gdl.Rule) *gdl.Rule {
+	if len(r.Body) < 2 {
+		return r
+	}
+	seen := make(map[string]bool, len(r.Body))
+	var body []*gdl.Literal
+	for i, l := range r.Body {
+		k := l.String()
+		if seen[k] {
+			if body == nil {
+				body = append([]*gdl.Literal(nil), r.Body[:i]...)
+			}
+			continue
+		}
+		seen[k] = true
+		if body != nil {
+			body = append(body, l)
+		}
+	}
+	if body == nil {
+		return r
+	}
+	return withBody(r, body)
 }
 
 // variantKey prints r with its variables numbered in order of first

@@ -88,12 +88,25 @@ func runTransform(opts *TransformOptions) error {
 		return err
 	}
 	if opts.Out == "" || opts.Out == "-" {
-		_, err = opts.IO.Out.Write(res.Text)
+		if _, err := opts.IO.Out.Write(res.Text); err != nil {
+			return err
+		}
+	} else if err := os.WriteFile(opts.Out, res.Text, 0o644); err != nil {
 		return err
+	} else {
+		fmt.Fprintf(opts.IO.Err, "%s: %d rules, %s of %s (seed %d)\n", opts.Out, len(res.Rules), strings.Join(opts.Names, ","), name, opts.Seed)
 	}
-	if err := os.WriteFile(opts.Out, res.Text, 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.IO.Err, "%s: %d rules, %s of %s (seed %d)\n", opts.Out, len(res.Rules), strings.Join(opts.Names, ","), name, opts.Seed)
+	fmt.Fprintln(opts.IO.Err, loadedSummary(res))
 	return nil
+}
+
+// loadedSummary says what the chain changed of the game as engines load
+// it: a chain can rewrite the text (the order of distinct and not, or
+// expanded) and leave what every built-in engine runs as it was.
+func loadedSummary(res *transform.Result) string {
+	chain := strings.Join(res.Names, ",")
+	if res.Unchanged {
+		return fmt.Sprintf("%s: the same %d rules, in the same order, as the original as engines load it (gdl.Load): a rate under %s over the untransformed rate measures only noise", chain, res.Loaded, chain)
+	}
+	return fmt.Sprintf("%s: %d rules as engines load them, %d in the original: engines run another program", chain, len(res.Game.Rules), res.Loaded)
 }
