@@ -106,7 +106,7 @@ func runTransform(opts *TransformOptions) error {
 func loadedSummary(res *transform.Result) string {
 	chain := strings.Join(res.Names, ",")
 	if res.Unchanged {
-		return fmt.Sprintf("%s: the same %d rules, in the same order, as the original as engines load it (gdl.Load): a rate under %s over the untransformed rate measures only noise", chain, res.Loaded, chain)
+		return fmt.Sprintf("%s: the same %d rules, in the same order, as the original as the built-in engines load it (gdl.Load): a rate under %s over the untransformed rate measures only noise", chain, res.Loaded, chain)
 	}
-	return fmt.Sprintf("%s: %d rules as engines load them, %d in the original: engines run another program", chain, len(res.Game.Rules), res.Loaded)
+	return fmt.Sprintf("%s: %d rules as the built-in engines load them, %d in the original: they run another program", chain, len(res.Game.Rules), res.Loaded)
 }

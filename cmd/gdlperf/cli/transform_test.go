@@ -53,13 +53,13 @@ func TestTransformSaysWhetherEnginesRunAnotherProgram(t *testing.T) {
 
 	code, _, stderr = run(t, "transform", "shuffle", "builtin:tictactoe")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stderr, "engines run another program")
+	assert.Contains(t, stderr, "they run another program")
 
 	dup := filepath.Join(t.TempDir(), "dup.kif")
 	require.NoError(t, os.WriteFile(dup, []byte("(role a) (init (s 0)) (<= (legal a go) (true (s 0)) (true (s 0)))\n(<= (next (s 1)) (true (s 0))) (<= terminal (true (s 1))) (goal a 100)\n"), 0o644))
 	code, _, stderr = run(t, "transform", "optimise", dup)
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stderr, "optimise: 6 rules as engines load them, 6 in the original: engines run another program")
+	assert.Contains(t, stderr, "optimise: 6 rules as the built-in engines load them, 6 in the original: they run another program")
 }
 
 // TestTransformRefusesBadArguments: an unknown transform is a usage error
