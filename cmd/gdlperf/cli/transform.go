@@ -91,9 +91,10 @@ func runTransform(opts *TransformOptions) error {
 		if _, err := opts.IO.Out.Write(res.Text); err != nil {
 			return err
 		}
-	} else if err := os.WriteFile(opts.Out, res.Text, 0o644); err != nil {
-		return err
 	} else {
+		if err := os.WriteFile(opts.Out, res.Text, 0o644); err != nil {
+			return err
+		}
 		fmt.Fprintf(opts.IO.Err, "%s: %d rules, %s of %s (seed %d)\n", opts.Out, len(res.Rules), strings.Join(opts.Names, ","), name, opts.Seed)
 	}
 	fmt.Fprintln(opts.IO.Err, loadedSummary(res))
