@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
@@ -213,13 +214,23 @@ func TestDebugSCC(t *testing.T) {
 	}
 }
 
+// baseGame is the path of the mirrored base game name in ../shared, found
+// as the other tests find it (skipping the test without it).
+func baseGame(t *testing.T, name string) string {
+	shared := enginetest.SharedDir()
+	if shared == "" {
+		t.Skip("../shared not found")
+	}
+	return filepath.Join(shared, "gamerepo-mirror", "base", name, name+".kif")
+}
+
 func TestDebugBoth(t *testing.T) {
 	names := os.Getenv("TP_BOTH")
 	if names == "" {
 		t.Skip()
 	}
 	for _, name := range strings.Split(names, ",") {
-		path := "/work/shared/gamerepo-mirror/base/" + name + "/" + name + ".kif"
+		path := baseGame(t, name)
 		g, err := gdl.LoadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -249,7 +260,7 @@ func TestDebugCalibrate(t *testing.T) {
 		t.Skip()
 	}
 	for _, name := range strings.Split(names, ",") {
-		path := "/work/shared/gamerepo-mirror/base/" + name + "/" + name + ".kif"
+		path := baseGame(t, name)
 		g, err := gdl.LoadFile(path)
 		if err != nil {
 			t.Fatal(err)
