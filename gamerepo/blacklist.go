@@ -146,6 +146,25 @@ func (b *Blacklist) Reason(key string) (string, bool) {
 	return b.entries[i].Reason, true
 }
 
+// Lookup returns why game g is skipped: its key's entry, or for a LOCAL
+// game (a file the user names, which has a key of its own) the entry of a
+// repository game with the same rules hash, since the same rules have the
+// same defect; the reason then names that key. The hash is 32 bits, so
+// another game's rules match by chance about once in 4 billion per entry;
+// --include-blacklisted runs it anyway.
+func (b *Blacklist) Lookup(g Game) (reason string, ok bool) {
+	if reason, ok := b.Reason(g.Key); ok || b == nil || g.Repo != RepoLocal {
+		return reason, ok
+	}
+	hash := g.Key[strings.LastIndexByte(g.Key, '/')+1:]
+	for _, e := range b.Entries() {
+		if e.Key[strings.LastIndexByte(e.Key, '/')+1:] == hash {
+			return fmt.Sprintf("the rules of %s: %s", e.Key, e.Reason), true
+		}
+	}
+	return "", false
+}
+
 // Len returns the number of entries.
 func (b *Blacklist) Len() int {
 	if b == nil {
@@ -164,10 +183,11 @@ func (b *Blacklist) Entries() []BlacklistEntry {
 	return out
 }
 
-// Filter splits games into those not blacklisted and those blacklisted.
+// Filter splits games into those not blacklisted and those blacklisted
+// (Lookup).
 func (b *Blacklist) Filter(games []Game) (kept, skipped []Game) {
 	for _, g := range games {
-		if _, ok := b.Reason(g.Key); ok {
+		if _, ok := b.Lookup(g); ok {
 			skipped = append(skipped, g)
 		} else {
 			kept = append(kept, g)

@@ -109,3 +109,38 @@ func TestBlacklistByHand(t *testing.T) {
 	assert.Equal(t, b.Entries(), round.Entries())
 	assert.Equal(t, []gamerepo.BlacklistEntry{{Key: "BASE/b/BBBBBB", Reason: "by hand", ByHand: true}}, b.KeepByHand().Entries())
 }
+
+// A LOCAL game (a file named by path) with the rules of a blacklisted game
+// is blacklisted with it; a repository game is matched by its key only.
+func TestBlacklistLookupMatchesLocalCopies(t *testing.T) {
+	rules := []byte("(role robot)\n(init (cell 1))\n(<= (legal robot noop) (true (cell 1)))\n(<= terminal (true (cell 1)))\n(<= (goal robot 100) (true (cell 1)))\n")
+	key := gamerepo.GameKey("BASE", "broken", rules)
+	b, err := gamerepo.ParseBlacklist("b.txt", strings.NewReader(key+";goal-count\n"))
+	require.NoError(t, err)
+
+	path := filepath.Join(t.TempDir(), "copy.kif")
+	require.NoError(t, os.WriteFile(path, rules, 0o644))
+	local, err := gamerepo.LocalGame(path)
+	require.NoError(t, err)
+	require.NotEqual(t, key, local.Key)
+	reason, ok := b.Lookup(local)
+	assert.True(t, ok)
+	assert.Equal(t, "the rules of "+key+": goal-count", reason)
+	kept, skipped := b.Filter([]gamerepo.Game{local})
+	assert.Empty(t, kept)
+	assert.Len(t, skipped, 1)
+
+	require.NoError(t, os.WriteFile(path, append(rules, "(<= (goal robot 0) (true (cell 2)))\n"...), 0o644))
+	other, err := gamerepo.LocalGame(path)
+	require.NoError(t, err)
+	_, ok = b.Lookup(other)
+	assert.False(t, ok, "other rules")
+
+	_, ok = b.Lookup(gamerepo.Game{Key: "DRESDEN/broken/" + local.Key[len(local.Key)-6:], Repo: "DRESDEN"})
+	assert.False(t, ok, "a repository game is matched by key")
+	reason, ok = b.Lookup(gamerepo.Game{Key: key, Repo: "BASE"})
+	assert.True(t, ok)
+	assert.Equal(t, "goal-count", reason)
+	_, ok = (*gamerepo.Blacklist)(nil).Lookup(local)
+	assert.False(t, ok)
+}

@@ -141,6 +141,14 @@ func TestCheckSkipsBlacklisted(t *testing.T) {
 	require.Equal(t, 0, code, stdout+stderr)
 	assert.Regexp(t, `prover\s+2\s+0\s+0\s+0`, stdout)
 
+	// A file named by path has a LOCAL key of its own; with the rules of a
+	// blacklisted game it is skipped too, the reason naming that game.
+	require.NoError(t, os.WriteFile("mine.kif", tic.Rules, 0o644))
+	code, stdout, stderr = run(t, "check", "--engines", "prover", "--games", "mine.kif", "--methods", "trace", "--budget", "1s", "--results", filepath.Join(dir, "res4"))
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Contains(t, stderr, "skipping 1 blacklisted game")
+	assert.Contains(t, stderr, "LOCAL/mine/"+tic.Key[strings.LastIndexByte(tic.Key, '/')+1:]+": the rules of "+tic.Key+": a test")
+
 	// A blacklist elsewhere, named with --blacklist (the campaign folder
 	// is seldom the repository).
 	rps, _ := gamerepo.Builtin("rockpaperscissors")

@@ -324,7 +324,7 @@ It needs no network; on a fresh machine it lists the built-in games.
 
 // gamesStatus is ok, blacklisted or invalid.
 func gamesStatus(g gamerepo.Game, bl *gamerepo.Blacklist) string {
-	if _, ok := bl.Reason(g.Key); ok {
+	if _, ok := bl.Lookup(g); ok {
 		return "blacklisted"
 	}
 	parsed, err := gdl.Check(g.File, g.Rules, gdl.DefaultLimits)
@@ -502,7 +502,7 @@ func runGamesShow(opts *GamesShowOptions) error {
 		fmt.Fprintf(w, "file:\t%s\n", safe(g.File))
 		fmt.Fprintf(w, "size:\t%d bytes\n", len(g.Rules))
 		fmt.Fprintf(w, "sha256:\t%s\n", g.SHA256)
-		if reason, ok := bl.Reason(g.Key); ok {
+		if reason, ok := bl.Lookup(g); ok {
 			fmt.Fprintf(w, "blacklisted:\t%s\n", safe(reason))
 		}
 		if len(g.Meta.Raw) > 0 {

@@ -49,7 +49,7 @@ func resolveGames(s GameSelection) (games []*harness.Game, skipped []gamerepo.Bl
 		var out []gamerepo.Game
 		kept, out = bl.Filter(selected)
 		for _, g := range out {
-			reason, _ := bl.Reason(g.Key)
+			reason, _ := bl.Lookup(g)
 			skipped = append(skipped, gamerepo.BlacklistEntry{Key: g.Key, Reason: reason})
 		}
 	}
