@@ -506,7 +506,8 @@ func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile s
 	row.Seed = c.Seed
 	dir := filepath.Dir(gameFile)
 	limit := max(c.Budget, c.setup())
-	trace := func(file, tag, label string) ([]byte, bool) {
+	// trace returns the engine's trace of file, or why it has none.
+	trace := func(file, tag, label string) ([]byte, string) {
 		out := filepath.Join(dir, "trace-"+tag+".jsonl")
 		defer os.Remove(out)
 		argv := append(append([]string(nil), e.TraceCommand...), file, out, "--seed", strconv.FormatUint(c.Seed, 10), "--rollouts", strconv.Itoa(n))
@@ -514,21 +515,24 @@ func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile s
 		got, rerr := os.ReadFile(out)
 		switch {
 		case ctx.Err() != nil:
-			row.Verdict, row.Detail = results.VerdictError, "interrupted"
+			return nil, "interrupted"
 		case b.TimedOut:
-			row.Verdict, row.Detail = results.VerdictError, fmt.Sprintf("the engine's trace of %d rollout(s) of %s took %s (its setup included)", n, label, b)
+			return nil, fmt.Sprintf("the engine's trace of %d rollout(s) of %s took %s (its setup included)", n, label, b)
 		case rerr != nil || len(got) == 0:
-			row.Verdict, row.Detail = results.VerdictError, oneLine(fmt.Sprintf("the engine wrote no trace of %s (%v): %s", label, err, stderr), 500)
-		default:
-			return got, true
+			return nil, oneLine(fmt.Sprintf("the engine wrote no trace of %s (%v): %s", label, err, stderr), 500)
 		}
-		return nil, false
+		return got, ""
 	}
-	orig, ok := trace(gameFile, "original", "the original game")
-	if !ok {
+	orig, why := trace(gameFile, "original", "the original game")
+	if why != "" {
+		row.Verdict, row.Detail = results.VerdictError, why
 		return
 	}
-	var agreed []string
+	// A rewrite the engine gives no trace of (a time-out: a left-to-right
+	// prover on a shuffled large game) fails the check, but the other
+	// rewrites are still played, so that the verdict says which agree.
+	var agreed, unplayed []string
+	var firstWhy string
 	for _, tc := range TransformChecks {
 		reproduce := fmt.Sprintf("gdlperf transform %s --seed %d %s -o x.kif && gdlperf check --engines %s --games %s --methods %s --seed %d --rollouts %d",
 			tc.Name, tc.Seed, ShellQuote(g.Key), e.Name, ShellQuote(g.Key), MethodTransforms, c.Seed, n)
@@ -542,13 +546,18 @@ func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile s
 			row.Verdict, row.Detail = results.VerdictError, "writing the transformed game: "+err.Error()
 			return
 		}
-		got, ok := trace(file, fmt.Sprintf("%s-%d", tc.Name, tc.Seed), "the game transformed by "+tc.String())
+		got, why := trace(file, fmt.Sprintf("%s-%d", tc.Name, tc.Seed), "the game transformed by "+tc.String())
 		os.Remove(file)
-		if !ok {
-			if len(agreed) > 0 {
-				row.Detail += fmt.Sprintf(" (%s agreed before)", strings.Join(agreed, ", "))
-			}
+		if ctx.Err() != nil {
+			row.Verdict, row.Detail = results.VerdictError, why
 			return
+		}
+		if why != "" {
+			if firstWhy == "" {
+				firstWhy, row.Reproduce = why, reproduce
+			}
+			unplayed = append(unplayed, tc.String())
+			continue
 		}
 		var m *conform.Mismatch
 		var cerr error
@@ -586,6 +595,12 @@ func (c *Checker) transforms(ctx context.Context, e *Engine, g *Game, gameFile s
 		}
 		agreed = append(agreed, tc.String())
 	}
-	row.Verdict, row.Rollouts = results.VerdictOK, n
+	row.Rollouts = n
 	row.Detail = fmt.Sprintf("%d rewrites play as the original (%d rollouts each): %s", len(agreed), n, strings.Join(agreed, ", "))
+	if len(unplayed) == 0 {
+		row.Verdict = results.VerdictOK
+		return
+	}
+	row.Verdict = results.VerdictError
+	row.Detail = oneLine(fmt.Sprintf("%d of %d rewrites not played (%s): %s; %s", len(unplayed), len(TransformChecks), strings.Join(unplayed, ", "), firstWhy, row.Detail), 2000)
 }

@@ -99,8 +99,22 @@ func TestTransformOptions(t *testing.T) {
 // order of the rules, which the transforms method must catch.
 const orderSensitive = "prover-order-sensitive"
 
+// namesOnly is the prover refusing a game whose first role is not named
+// xplayer, so that it gives no trace of a renamed tic-tac-toe.
+const namesOnly = "prover-names-only"
+
 func init() {
 	ref, _ := engines.Lookup(prover.Name)
+	engines.Register(engines.Engine{
+		Name:    namesOnly,
+		Version: ref.Version + "-names-only",
+		New: func(g *gdl.Game) (engines.Machine, error) {
+			if len(g.Roles) == 0 || g.Roles[0].String() != "xplayer" {
+				return nil, engines.Errorf(engines.UnsupportedErr, "no role xplayer")
+			}
+			return ref.New(g)
+		},
+	})
 	engines.Register(engines.Engine{
 		Name:    orderSensitive,
 		Version: ref.Version + "-order-sensitive",
@@ -135,6 +149,8 @@ func TestCheckTransforms(t *testing.T) {
 		{"tupleprover", "builtin:tictactoe", 0, "10 rewrites play as the original (4 rollouts each): shuffle (seed 1), shuffle (seed 2), adversarial, rename (seed 1), reorder, deor, inline, dedupe, condense, optimise"},
 		{orderSensitive, "builtin:tictactoe", ExitFailure, "transform shuffle (seed 2): the transformed game plays otherwise"},
 		{"prover-" + enginetest.DropLegal, "builtin:tictactoe", ExitFailure, "transform rename (seed 1): the transformed game plays otherwise: legal moves of role 0"},
+		// A rewrite with no trace fails the check; the others still play.
+		{namesOnly, "builtin:tictactoe", ExitFailure, "1 of 10 rewrites not played (rename (seed 1)): the engine wrote no trace of the game transformed by rename (seed 1)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.engine, func(t *testing.T) {
@@ -149,7 +165,12 @@ func TestCheckTransforms(t *testing.T) {
 				assert.Equal(t, results.VerdictOK, rows[0].Verdict)
 				return
 			}
-			assert.Equal(t, results.VerdictMismatch, rows[0].Verdict)
+			if tt.engine == namesOnly {
+				assert.Equal(t, results.VerdictError, rows[0].Verdict)
+				assert.Contains(t, rows[0].Detail, "; 9 rewrites play as the original (4 rollouts each): shuffle (seed 1), shuffle (seed 2), adversarial, reorder, deor, inline, dedupe, condense, optimise")
+			} else {
+				assert.Equal(t, results.VerdictMismatch, rows[0].Verdict)
+			}
 			assert.Contains(t, rows[0].Reproduce, "gdlperf transform ")
 			assert.Contains(t, rows[0].Reproduce, "--methods transforms --seed 1 --rollouts 4")
 		})
