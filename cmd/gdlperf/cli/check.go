@@ -75,7 +75,9 @@ transform's trace, a workload) the limit is of the engine's CPU time, so
 that a busy machine, which gives it part of a CPU, does not fail a slow
 engine; one that waits without working is stopped at 3 times the limit in
 wall time. The rounds of the trace method after the first end with the
-budget, in wall time.
+budget, in wall time. A rewrite of the transforms method that the engine
+gives no trace of fails the pair, and the other rewrites are still played:
+the verdict names those not played and those that agree.
 An engine (or the reference) that stops at one of its resource limits gives
 no answer, which is not a mismatch: what agreed before counts, as when the
 budget runs out, and a limit before anything was compared is a failed check.
