@@ -156,14 +156,17 @@ func (b *Blacklist) Lookup(g Game) (reason string, ok bool) {
 	if reason, ok := b.Reason(g.Key); ok || b == nil || g.Repo != RepoLocal {
 		return reason, ok
 	}
-	hash := g.Key[strings.LastIndexByte(g.Key, '/')+1:]
-	for _, e := range b.Entries() {
-		if e.Key[strings.LastIndexByte(e.Key, '/')+1:] == hash {
+	hash := keyHash(g.Key)
+	for _, e := range b.entries {
+		if keyHash(e.Key) == hash {
 			return fmt.Sprintf("the rules of %s: %s", e.Key, e.Reason), true
 		}
 	}
 	return "", false
 }
+
+// keyHash is the hash part of a game key REPO/key/hash.
+func keyHash(key string) string { return key[strings.LastIndexByte(key, '/')+1:] }
 
 // Len returns the number of entries.
 func (b *Blacklist) Len() int {
