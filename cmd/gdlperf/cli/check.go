@@ -77,7 +77,11 @@ engine; one that waits without working is stopped at 3 times the limit in
 wall time. The rounds of the trace method after the first end with the
 budget, in wall time. A rewrite of the transforms method that the engine
 gives no trace of fails the pair, and the other rewrites are still played:
-the verdict names those not played and those that agree.
+the verdict names those not played and those that agree. A rewrite that a
+built-in engine loads to the original's program (the same rules in the
+same order, as gdlperf transform says on stderr) is not played by it: its
+trace is the original's by construction, and the verdict lists it apart;
+an external engine reads the text and plays every rewrite.
 An engine (or the reference) that stops at one of its resource limits gives
 no answer, which is not a mismatch: what agreed before counts, as when the
 budget runs out, and a limit before anything was compared is a failed check.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,7 +140,11 @@ func init() {
 // original; an engine whose answers hang on the order of the rules is
 // caught by shuffle, one that hangs on names (drops the move that sorts
 // first) by rename; the verdict names the rewrite and the commands that
-// reproduce it.
+// reproduce it. A built-in engine is not given the rewrites that load to
+// tic-tac-toe's own program (the front end already expands or and places
+// distinct and not, and tic-tac-toe's rules are written in that order),
+// an external engine (the prover through its command line, which reads
+// the text) is given all ten.
 func TestCheckTransforms(t *testing.T) {
 	tests := []struct {
 		engine, game string
@@ -147,18 +152,29 @@ func TestCheckTransforms(t *testing.T) {
 		wantVerdict  string
 		wantDetail   []string
 	}{
-		{"tupleprover", "builtin:tictactoe", 0, results.VerdictOK, []string{"10 rewrites play as the original (4 rollouts each): shuffle (seed 1), shuffle (seed 2), adversarial, rename (seed 1), reorder, deor, inline, dedupe, condense, optimise"}},
+		{"tupleprover", "builtin:tictactoe", 0, results.VerdictOK, []string{"5 rewrites play as the original (4 rollouts each): shuffle (seed 1), shuffle (seed 2), adversarial, rename (seed 1), inline; 5 load to the original's program, the same rules in the same order (nothing to play): reorder, deor, dedupe, condense, optimise"}},
+		{"extprover", "builtin:tictactoe", 0, results.VerdictOK, []string{"10 rewrites play as the original (4 rollouts each): shuffle (seed 1), shuffle (seed 2), adversarial, rename (seed 1), reorder, deor, inline, dedupe, condense, optimise"}},
 		{orderSensitive, "builtin:tictactoe", ExitFailure, results.VerdictMismatch, []string{"transform shuffle (seed 2): the transformed game plays otherwise"}},
 		{"prover-" + enginetest.DropLegal, "builtin:tictactoe", ExitFailure, results.VerdictMismatch, []string{"transform rename (seed 1): the transformed game plays otherwise: legal moves of role 0"}},
 		// A rewrite with no trace fails the check; the others still play.
 		{namesOnly, "builtin:tictactoe", ExitFailure, results.VerdictError, []string{
 			"1 of 10 rewrites not played (rename (seed 1)): the engine wrote no trace of the game transformed by rename (seed 1)",
-			"; 9 rewrites play as the original (4 rollouts each): shuffle (seed 1), shuffle (seed 2), adversarial, reorder, deor, inline, dedupe, condense, optimise"}},
+			"; 4 rewrites play as the original (4 rollouts each): shuffle (seed 1), shuffle (seed 2), adversarial, inline; 5 load to"}},
 	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	manifest := filepath.Join(t.TempDir(), "engines.toml")
+	require.NoError(t, os.WriteFile(manifest, []byte(fmt.Sprintf(`
+[[engines]]
+name = "extprover"
+version = "1"
+command = [%[1]q, "engine", "run", "prover"]
+trace = [%[1]q, "engine", "trace", "prover"]
+`, exe)), 0o644))
 	for _, tt := range tests {
 		t.Run(tt.engine, func(t *testing.T) {
 			dir := t.TempDir()
-			code, stdout, stderr := run(t, "check", "--engines", tt.engine, "--games", tt.game, "--methods", "transforms", "--budget", "2s", "--results", dir)
+			code, stdout, stderr := run(t, "check", "--engines", tt.engine, "--games", tt.game, "--methods", "transforms", "--budget", "2s", "--results", dir, "--manifest", manifest)
 			require.Equal(t, tt.wantCode, code, "stdout: %s\nstderr: %s", stdout, stderr)
 			rows, err := results.LoadCheckRows(dir)
 			require.NoError(t, err)
