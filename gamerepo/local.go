@@ -11,9 +11,13 @@ import (
 )
 
 // LocalGame reads a .kif file as a game of the LOCAL repository, named by
-// the file name without .kif.
+// the file name without .kif; a file named rulesheet.kif (the name every
+// game of the dresden repository has, in the API's layout and in the
+// cache) is named by its folder, skipping a version folder (v0, v1, ...),
+// so that a dresden game read by path is LOCAL/statespacesmall/..., not
+// LOCAL/rulesheet/....
 func LocalGame(path string) (Game, error) {
-	name := strings.TrimSuffix(filepath.Base(path), ".kif")
+	name := localName(path)
 	if err := checkLocalName(name); err != nil {
 		return Game{}, fmt.Errorf("%s: %w", path, err)
 	}
@@ -31,6 +35,40 @@ func LocalGame(path string) (Game, error) {
 		Rules:  rules,
 		SHA256: sha256Hex(rules),
 	}, nil
+}
+
+// localName is the name LocalGame gives the game of the file at path.
+func localName(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), ".kif")
+	if name != "rulesheet" {
+		return name
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return name
+	}
+	dir := filepath.Dir(abs)
+	if isVersionDir(filepath.Base(dir)) {
+		dir = filepath.Dir(dir)
+	}
+	if folder := filepath.Base(dir); checkLocalName(folder) == nil && folder != "." && folder != string(filepath.Separator) {
+		return folder
+	}
+	return name
+}
+
+// isVersionDir reports whether name is a version folder of the API's
+// layout: v and a number.
+func isVersionDir(name string) bool {
+	if len(name) < 2 || name[0] != 'v' {
+		return false
+	}
+	for _, c := range name[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // LocalGames reads the .kif files of a folder (not its subfolders), sorted

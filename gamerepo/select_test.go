@@ -149,3 +149,30 @@ func TestSelectPanel(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "breakthrough")
 }
+
+// A file named rulesheet.kif, as every dresden game is in the API's layout
+// and in the cache, is a LOCAL game named by its folder (a version folder
+// skipped), so that its rows and pages say which game it is; any other
+// file is named by its file name.
+func TestLocalGameNamedByFolderOfRulesheet(t *testing.T) {
+	ttt, ok := gamerepo.Builtin("tictactoe")
+	require.True(t, ok)
+	root := t.TempDir()
+	tests := []struct{ rel, want string }{
+		{"dresden/statespacesmall/rulesheet.kif", "statespacesmall"},
+		{"repos/dresden/games/quad_7x7/v3/rulesheet.kif", "quad_7x7"},
+		{"games/v2/rulesheet.kif", "games"},
+		{"games/version/rulesheet.kif", "version"},
+		{"games/ticTacToe/v0/ticTacToe.kif", "ticTacToe"},
+		{"games/v0/my game.kif", "my game"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(root, filepath.FromSlash(tt.rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, ttt.Rules, 0o644))
+		g, err := gamerepo.LocalGame(path)
+		require.NoError(t, err, tt.rel)
+		assert.Equal(t, tt.want, g.Name, tt.rel)
+		assert.Equal(t, gamerepo.GameKey("LOCAL", tt.want, ttt.Rules), g.Key, tt.rel)
+	}
+}
