@@ -87,7 +87,10 @@ func TestChildFaults(t *testing.T) {
 		{name: "negative count", body: `printf 'version = 1\nmillisecondsTaken = 1000\nnumStateChanges = -5\nnumRollouts = 1\n' > "$2"`, wantStatus: results.StatusError, wantError: "not a count"},
 		{name: "absurd count", body: `printf 'version = 1\nmillisecondsTaken = 1000\nnumStateChanges = 99999999999999\nnumRollouts = 1\n' > "$2"`, wantStatus: results.StatusError, wantError: "not believable"},
 		{name: "engine error", body: `printf 'version = 1\nerrorMessage = no legal move\n' > "$2"; exit 1`, wantStatus: results.StatusError, wantError: "no legal move"},
-		{name: "memory without bound", body: "tail /dev/zero", opts: ChildOptions{MemoryLimit: 200 << 20}, wantStatus: results.StatusError, wantError: "memory limit", maxWall: 20 * time.Second},
+		// Its time limit is long enough for a busy machine to give it the
+		// CPU it takes to fill 200 MiB (at load 8 on two cores it had not
+		// in the default 5 s).
+		{name: "memory without bound", body: "tail /dev/zero", opts: ChildOptions{MemoryLimit: 200 << 20, Limit: 15 * time.Second}, wantStatus: results.StatusError, wantError: "memory limit", maxWall: 20 * time.Second},
 
 		// The result file is read only if it is a regular file of at most 1 MiB.
 		{name: "result file is a named pipe", body: `rm -f "$2"; mkfifo "$2"`, wantStatus: results.StatusError, wantError: "the result file is a named pipe", maxWall: 4 * time.Second},
