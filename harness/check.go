@@ -43,8 +43,8 @@ const SetupAllowance = time.Minute
 
 // Checker runs the correctness checks of engines against a reference.
 type Checker struct {
-	Exe       string         // the gdlperf binary, for built-in engines' self-checks
-	Reference engines.Engine // run in-process
+	Exe       string         // the gdlperf binary, for self-checks and the reference's workloads
+	Reference engines.Engine // run in-process, or as a process of Exe for workloads
 	Budget    time.Duration  // per engine, game and method
 	Seed      uint64
 	Rollouts  int // > 0: exactly this many rollouts in one round, no doubling
@@ -59,8 +59,8 @@ type Checker struct {
 	// (nil: DefaultCheckWorkloads).
 	Workloads []Dims
 	// ReferenceTime bounds the reference's run of each workload on a
-	// game, in wall time (0: ReferenceWorkloadTime); the budget, when
-	// longer, bounds it instead.
+	// game, in CPU time (0: ReferenceWorkloadTime); the budget, when
+	// longer, bounds it instead. The reference runs as a process of Exe.
 	ReferenceTime time.Duration
 
 	// refs keeps the reference's workload answers, shared by the copies
@@ -343,15 +343,29 @@ func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, m
 	}
 }
 
-// wallFactor is how much longer than its CPU-time limit a bounded run may
-// take in wall time: on a busy machine an engine gets a share of a CPU, and
-// its limit is of the work it did, but one that hangs without working is
-// stopped too.
-const wallFactor = 3
+// wallFactor and waitShare stop a bounded run that waits instead of
+// working: on a busy machine an engine gets a share of a CPU and its limit
+// is of the work it did, but one that has run wallFactor times its limit
+// in wall time at under waitShare of a CPU (it hangs, or sleeps) is
+// stopped. A run at waitShare or more reaches its CPU limit by maxWall
+// times the limit; that is the wall time an engine process is given.
+const (
+	wallFactor = 3
+	waitShare  = 0.1
+	maxWall    = 10 // 1 / waitShare
+)
+
+// overLimit reports whether a run bounded by limit of CPU time that has
+// used cpu in wall is to be stopped: it has used its limit, or it waits
+// (at under waitShare of a CPU after wallFactor times the limit). So a run
+// ends by maxWall times its limit.
+func overLimit(cpu, wall, limit time.Duration) bool {
+	waits := wall >= wallFactor*limit && cpu.Seconds() < waitShare*wall.Seconds()
+	return cpu >= limit || waits
+}
 
 // bound is how a bounded run ended: whether it was stopped at its limit,
-// and the CPU time of its process group (at the last poll) and its wall
-// time.
+// of which kind, and the CPU and wall time it had used.
 type bound struct {
 	TimedOut  bool
 	ByCPU     bool // the limit was of CPU time (else of wall time)
@@ -360,22 +374,22 @@ type bound struct {
 }
 
 // String says what a run that timed out took: "longer than 1m0s of CPU
-// time (in 1m32s: 0.65 of a CPU)", or, stopped by the wall-time cap,
-// "longer than 3m0s (3 times its limit of 1m0s of CPU time, of which it
-// used 2s: it waited, it did not work)".
+// time (in 1m32s: 0.65 of a CPU)", or, stopped as one that waits, "longer
+// than 3m0s at 0.01 of a CPU (2s of its limit of 1m0s of CPU time: it
+// waited, it did not work)".
 func (b bound) String() string {
-	share := ""
+	share := 0.0
 	if b.Wall > 0 {
-		share = fmt.Sprintf("%.2f of a CPU", b.CPU.Seconds()/b.Wall.Seconds())
+		share = b.CPU.Seconds() / b.Wall.Seconds()
 	}
 	switch {
 	case !b.ByCPU:
 		return fmt.Sprintf("longer than %s", roundDuration(b.Limit))
 	case b.CPU >= b.Limit:
-		return fmt.Sprintf("longer than %s of CPU time (in %s: %s)", roundDuration(b.Limit), roundDuration(b.Wall), share)
+		return fmt.Sprintf("longer than %s of CPU time (in %s: %.2f of a CPU)", roundDuration(b.Limit), roundDuration(b.Wall), share)
 	}
-	return fmt.Sprintf("longer than %s (%d times its limit of %s of CPU time, of which it used %s: it waited, it did not work)",
-		roundDuration(b.Wall), wallFactor, roundDuration(b.Limit), roundDuration(b.CPU))
+	return fmt.Sprintf("longer than %s at %.2f of a CPU (%s of its limit of %s of CPU time: it waited, it did not work)",
+		roundDuration(b.Wall), share, roundDuration(b.CPU), roundDuration(b.Limit))
 }
 
 // roundDuration rounds d to the second, or to a tenth of one under 10 s.
@@ -389,9 +403,10 @@ func roundDuration(d time.Duration) time.Duration {
 // runBounded runs argv in its own process group and kills the group when
 // ctx ends or at its limit: with byCPU, when the group has used limit of
 // CPU time (so that a busy machine, which gives it a part of a CPU, does
-// not turn a slow engine into a failed one) or has run wallFactor times
-// limit in wall time; otherwise after limit of wall time. Where /proc
-// cannot be read the limit is of wall time.
+// not turn a slow engine into a failed one), or has run wallFactor times
+// limit in wall time at under waitShare of a CPU (it waits: it hangs or
+// sleeps); otherwise after limit of wall time. Where /proc cannot be read
+// the limit is of wall time.
 func runBounded(ctx context.Context, argv []string, dir string, env []string, limit time.Duration, byCPU bool) (b bound, stderrTail string, err error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
@@ -416,17 +431,16 @@ func runBounded(ctx context.Context, argv []string, dir string, env []string, li
 	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	wallLimit := limit
-	if byCPU {
-		wallLimit = wallFactor * limit
-	}
-	timer := time.NewTimer(wallLimit)
-	defer timer.Stop()
+	var timeout <-chan time.Time
 	var tick <-chan time.Time
 	if byCPU {
 		t := time.NewTicker(min(max(limit/50, 20*time.Millisecond), 500*time.Millisecond))
 		defer t.Stop()
 		tick = t.C
+	} else {
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		timeout = timer.C
 	}
 wait:
 	for {
@@ -437,11 +451,11 @@ wait:
 			if cpu, cerr := procs.groupCPU(pgid); cerr == nil {
 				b.CPU = max(b.CPU, cpu)
 			}
-			if b.CPU < limit {
+			if !overLimit(b.CPU, time.Since(start), limit) {
 				continue
 			}
 			b.TimedOut = true
-		case <-timer.C:
+		case <-timeout:
 			b.TimedOut = true
 		case <-ctx.Done():
 		}

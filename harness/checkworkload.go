@@ -39,8 +39,7 @@ var DefaultCheckWorkloads = []Dims{
 // verdict is a mismatch when one mismatched, else an error when one could
 // not be checked, and the detail says what each gave.
 func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile string, row *results.CheckRow) {
-	game, err := gdl.Load(g.File, g.Rules)
-	if err != nil {
+	if _, err := gdl.Load(g.File, g.Rules); err != nil {
 		row.Verdict, row.Detail = results.VerdictError, oneLine("the game is invalid: "+err.Error(), 500)
 		return
 	}
@@ -54,7 +53,7 @@ func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile st
 			skipped = append(skipped, d.Workload)
 			continue
 		}
-		verdict, detail, reproduce := c.workload(ctx, e, g, game, gameFile, d)
+		verdict, detail, reproduce := c.workload(ctx, e, g, gameFile, d)
 		switch {
 		case ctx.Err() != nil:
 			row.Verdict, row.Detail, row.Reproduce = results.VerdictError, "interrupted", ""
@@ -97,21 +96,21 @@ func (c *Checker) workloads(ctx context.Context, e *Engine, g *Game, gameFile st
 // workload checks one workload of the engine against the reference: the
 // verdict (ok, mismatch or error), what differed or failed, and the command
 // that reproduces the engine's run.
-func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, game *gdl.Game, gameFile string, d Dims) (verdict, detail, reproduce string) {
-	budget := workload.ParseBudget(d.Budget)
-	// The engine is bounded by limit of CPU time, and wallFactor times it
-	// of wall time (runBounded); its own SECONDS, a wall-time bound of a
-	// fixed-work run, is that cap, so that on a busy machine it is not the
-	// tighter one.
+func (c *Checker) workload(ctx context.Context, e *Engine, g *Game, gameFile string, d Dims) (verdict, detail, reproduce string) {
+	// The engine is bounded by limit of CPU time (runBounded: one that
+	// waits is stopped sooner); its own SECONDS, a wall-time bound of a
+	// fixed-work run, is maxWall times the limit, the most wall time a run
+	// that works gets, so that on a busy machine it is not the tighter
+	// one.
 	limit := max(c.Budget, time.Duration(WorkloadSeconds)*time.Second) + c.setup()
-	seconds := int((wallFactor*limit + time.Second - 1) / time.Second)
+	seconds := int((maxWall*limit + time.Second - 1) / time.Second)
 	reproduce = fmt.Sprintf("gdlperf engine run %s %s result.txt %d --workload %s %s --seed %d",
 		e.Name, ShellQuote(g.Key), seconds, d.Workload, strings.Join(budgetArgs(d.Budget), " "), c.Seed)
-	// The reference, in this process, once per game and workload for
-	// every engine checked: it is the oracle, so it gets the time it
-	// needs (ReferenceWorkloadTime, or --reference-time), not the
-	// engine's budget.
-	ref, err := c.referenceWorkload(ctx, game, g.Key, d, budget)
+	// The reference, once per game and workload for every engine
+	// checked: it is the oracle, so it gets the time it needs
+	// (ReferenceWorkloadTime, or --reference-time), not the engine's
+	// budget.
+	ref, err := c.referenceWorkload(ctx, g, d)
 	if ctx.Err() != nil {
 		return results.VerdictError, "interrupted", ""
 	}
@@ -169,62 +168,107 @@ func (rc *refCache) get(k refWorkloadKey) *refWorkload {
 	return rw
 }
 
+// drop removes rw, the entry of k, so that the next get makes a new one.
+func (rc *refCache) drop(k refWorkloadKey, rw *refWorkload) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.m[k] == rw {
+		delete(rc.m, k)
+	}
+}
+
 type refWorkload struct {
-	once sync.Once
-	done chan struct{} // closed when res and err are set
-	res  *protocol.Result
-	err  error
+	once        sync.Once
+	done        chan struct{} // closed when res and err are set
+	res         *protocol.Result
+	err         error
+	interrupted bool // the context of the check that started it ended
 }
 
 // referenceWorkload is the reference's answer to workload d on the game,
 // computed once per Checker (checks of several engines share it), in a
 // goroutine of its own, so that an interrupted check (ctx done) does not
 // wait for the search to end: it returns ctx's error at once.
-func (c *Checker) referenceWorkload(ctx context.Context, game *gdl.Game, key string, d Dims, budget workload.Budget) (*protocol.Result, error) {
+func (c *Checker) referenceWorkload(ctx context.Context, g *Game, d Dims) (*protocol.Result, error) {
 	if c.refs == nil {
 		c.refs = &refCache{}
 	}
-	rw := c.refs.get(refWorkloadKey{key, d.Workload, d.Budget})
-	rw.once.Do(func() { go c.computeReference(rw, game, d, budget) })
-	select {
-	case <-rw.done:
+	k := refWorkloadKey{g.Key, d.Workload, d.Budget}
+	for {
+		rw := c.refs.get(k)
+		rw.once.Do(func() { go c.computeReference(ctx, rw, g, d) })
+		select {
+		case <-rw.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if rw.interrupted && ctx.Err() == nil {
+			// Started by a check that was interrupted (its context
+			// ended): this one computes it again.
+			c.refs.drop(k, rw)
+			continue
+		}
 		return rw.res, rw.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 }
 
-// computeReference runs the reference's search of d and keeps its answer
-// in rw.
-func (c *Checker) computeReference(rw *refWorkload, game *gdl.Game, d Dims, budget workload.Budget) {
-	defer close(rw.done)
-	rm, err := c.Reference.New(game)
-	if err != nil {
-		rw.err = fmt.Errorf("it cannot build the game: %w", err)
-		return
-	}
-	if cl, ok := rm.(interface{ Close() error }); ok {
-		defer cl.Close()
-	}
+// referenceLimit is the CPU time the reference may take for one workload
+// of a game: --reference-time (ReferenceWorkloadTime), or the budget when
+// longer.
+func (c *Checker) referenceLimit() time.Duration {
 	limit := ReferenceWorkloadTime
 	if c.ReferenceTime > 0 {
 		limit = c.ReferenceTime
 	}
-	deadline := time.Now().Add(max(c.Budget, limit))
-	res, err := workload.Run(rm, d.Workload, budget, c.Seed, deadline)
-	if err != nil && !time.Now().Before(deadline) {
-		err = fmt.Errorf("%w (the reference's limit, %s: gdlperf check --reference-time raises it)", err, max(c.Budget, limit))
+	return max(c.Budget, limit)
+}
+
+// computeReference runs the reference's search of d as an engine process
+// (gdlperf engine run REFERENCE --workload ...), bounded as the engines
+// are: by CPU time (referenceLimit), so that a busy machine, which gives
+// it a part of a CPU, does not time it out (runBounded); it is killed when
+// ctx ends, or with gdlperf. It keeps the answer in rw.
+func (c *Checker) computeReference(ctx context.Context, rw *refWorkload, g *Game, d Dims) {
+	defer close(rw.done)
+	if c.Exe == "" {
+		rw.err = fmt.Errorf("the checker has no gdlperf binary to run the reference %s with", c.Reference.Name)
+		return
 	}
+	dir, err := os.MkdirTemp(c.WorkDir, "reference-")
 	if err != nil {
 		rw.err = err
 		return
 	}
-	ref := protocol.NewResult(c.Reference.Version)
-	st := res.Stats()
-	ref.SetInt(protocol.KeyNumStateChanges, st.StateChanges)
-	ref.SetInt(protocol.KeyNumRollouts, st.Rollouts)
-	res.SetKeys(ref)
-	rw.res = ref
+	defer os.RemoveAll(dir)
+	gameFile, resultFile := filepath.Join(dir, "game.kif"), filepath.Join(dir, "result.txt")
+	if err := os.WriteFile(gameFile, g.Rules, 0o644); err != nil {
+		rw.err = err
+		return
+	}
+	limit := c.referenceLimit()
+	seconds := int((maxWall*limit + time.Second - 1) / time.Second)
+	argv := []string{c.Exe, "engine", "run", c.Reference.Name, "--workload", d.Workload}
+	argv = append(argv, budgetArgs(d.Budget)...)
+	argv = append(argv, "--seed", strconv.FormatUint(c.Seed, 10), gameFile, resultFile, strconv.Itoa(seconds))
+	b, stderr, runErr := runBounded(ctx, argv, "", nil, limit, true)
+	text, _ := os.ReadFile(resultFile)
+	res, _ := protocol.Parse(string(text))
+	msg, failed := res.Get(protocol.KeyErrorMessage)
+	version, _ := res.Get(protocol.KeyVersion)
+	switch {
+	case ctx.Err() != nil:
+		rw.err, rw.interrupted = ctx.Err(), true
+	case b.TimedOut:
+		rw.err = fmt.Errorf("workload %s with %s took %s (the reference's limit: gdlperf check --reference-time raises it)", d.Workload, d.Budget, b)
+	case failed:
+		rw.err = fmt.Errorf("%s", msg)
+	case runErr != nil:
+		rw.err = fmt.Errorf("%v (stderr: %s)", runErr, stderr)
+	case version != c.Reference.Version:
+		rw.err = fmt.Errorf("the process ran version %q of %s, not %q (the binary %s is another build)", version, c.Reference.Name, c.Reference.Version, c.Exe)
+	default:
+		rw.res = res
+	}
 }
 
 func workloadList(ds []Dims) string {

@@ -71,10 +71,11 @@ func NewCmdCheck(streams *IO, runF func(*CheckOptions) error) *cobra.Command {
 An engine's setup (a propnet's grounding, a compiled program's build) may
 take up to a minute on top of --budget, so that a refusal shows its reason.
 Where a time-out fails a check (the first trace round, a self-check, a
-transform's trace, a workload) the limit is of the engine's CPU time, so
-that a busy machine, which gives it part of a CPU, does not fail a slow
-engine; one that waits without working is stopped at 3 times the limit in
-wall time. The rounds of the trace method after the first end with the
+transform's trace, a workload, the reference's search of a workload) the
+limit is of the process's CPU time, so that a busy machine, which gives it
+part of a CPU, does not fail a slow engine; one that waits without working
+(under a tenth of a CPU after 3 times the limit in wall time) is stopped
+then. The rounds of the trace method after the first end with the
 budget, in wall time. A rewrite of the transforms method that the engine
 gives no trace of fails the pair, and the other rewrites are still played:
 the verdict names those not played and those that agree. A rewrite that a
@@ -132,7 +133,7 @@ ok is true when no pair mismatched or failed (the exit status says the same).`,
 	f.Int64Var(&opts.WorkloadBudget.Iterations, "uct-iterations", 2000, "the budget of the workload method's uct: iterations")
 	f.Int64Var(&opts.WorkloadBudget.Nodes, "pns-nodes", 100_000, "the budget of the workload method's pns: node expansions")
 	f.IntVar(&opts.WorkloadBudget.Depth, "minimax-depth", 3, "the budget of the workload method's minimax: plies")
-	f.DurationVar(&opts.ReferenceTime, "reference-time", harness.ReferenceWorkloadTime, "the workload method: the most wall time the reference may take for one workload of a game (the budget, when longer); a reference that takes longer is an error of every engine's check of the game")
+	f.DurationVar(&opts.ReferenceTime, "reference-time", harness.ReferenceWorkloadTime, "the workload method: the most CPU time the reference may take for one workload of a game (the budget, when longer); a reference that takes longer is an error of every engine's check of the game")
 	return cmd
 }
 

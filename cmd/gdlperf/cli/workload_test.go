@@ -1,17 +1,22 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/harness"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -117,9 +122,11 @@ func TestCheckWorkload(t *testing.T) {
 	assert.Contains(t, stdout, "MISMATCH "+broken)
 	assert.Contains(t, stdout, "reproduce: gdlperf engine run "+broken)
 	assert.Contains(t, stdout, "--workload uct --iterations 2000")
-	// Its SECONDS is the wall-time cap of the check (3 times the 2 minutes
-	// of CPU a workload may take), not a tighter bound on a busy machine.
-	assert.Contains(t, stdout, "result.txt 360 --workload uct")
+	// Its SECONDS is the most wall time the check gives a run that works
+	// (10 times the 2 minutes of CPU a workload may take: one at under a
+	// tenth of a CPU is stopped as waiting), not a tighter bound on a busy
+	// machine.
+	assert.Contains(t, stdout, "result.txt 1200 --workload uct")
 }
 
 // A workload that cannot be checked does not hide the others: an external
@@ -154,21 +161,72 @@ workloads = ["uct", "pns", "minimax"]
 	assert.Contains(t, stderr, "workload pns: the engine fails: pns is not built yet; agreed on uct iterations=50, minimax depth=2")
 }
 
-// --reference-time bounds the reference's search: one that is not done in
-// time is an error of the check, which says so, and the next workload is
-// still checked.
+// --reference-time bounds the reference's search, in CPU time: one that is
+// not done in time is an error of the check, which says so, and the next
+// workload is still checked.
 func TestCheckWorkloadReferenceTime(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := run(t, "check", "--engines", "tupleprover", "--games", "builtin:connectfour", "--methods", "workload", "--results", dir,
-		"--budget", "1ms", "--reference-time", "1ms", "--uct-iterations", "100000", "--pns-nodes", "1000000", "--minimax-depth", "1")
+		"--budget", "1ms", "--reference-time", "2s", "--uct-iterations", "100000", "--pns-nodes", "1000000", "--minimax-depth", "1")
 	require.Equal(t, ExitFailure, code, stdout+stderr)
 	rows, err := results.LoadCheckRows(dir)
 	require.NoError(t, err)
 	require.Len(t, rows, 1)
 	assert.Equal(t, results.VerdictError, rows[0].Verdict)
-	assert.Contains(t, rows[0].Detail, "workload uct: the reference: workload uct with iterations=100000 was not done by the deadline")
+	assert.Contains(t, rows[0].Detail, "workload uct: the reference: workload uct with iterations=100000 took longer than 2s of CPU time")
 	assert.Contains(t, rows[0].Detail, "agreed on minimax depth=1")
 	assert.Contains(t, rows[0].Detail, "gdlperf check --reference-time raises it", "the message says what to do")
+}
+
+// An interrupted check does not wait for the reference's search to end:
+// Ctrl-C during a reference's long uct returns at once, interrupted, and
+// the reference's process is gone; a later check computes the reference
+// again rather than taking the interrupted one's "answer".
+func TestCheckWorkloadInterruptedReference(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	ref, ok := engines.Lookup("prover")
+	require.True(t, ok)
+	g, err := harness.BuiltinGame("connectfour")
+	require.NoError(t, err)
+	work := t.TempDir()
+	c := &harness.Checker{Exe: exe, Reference: ref, Budget: time.Millisecond, ReferenceTime: time.Minute, Seed: 1,
+		Methods: []string{harness.MethodWorkload}, WorkDir: work,
+		Workloads: []harness.Dims{{Workload: "uct", Budget: "iterations=1000000000"}}}
+	e := &harness.Engine{Name: "never-run", Version: "1", Command: []string{"false"}, Workloads: []string{"uct"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	rows := c.Check(ctx, e, g)
+	assert.Less(t, time.Since(start), 3*time.Second, "long before the reference's limit")
+	require.Len(t, rows, 1)
+	assert.Equal(t, results.VerdictError, rows[0].Verdict)
+	assert.Equal(t, "interrupted", rows[0].Detail)
+	assert.Eventually(t, func() bool { return len(processesNaming(t, work)) == 0 }, 5*time.Second, 50*time.Millisecond,
+		"the reference's process is killed: %v", processesNaming(t, work))
+
+	c.ReferenceTime = time.Second
+	rows = c.Check(context.Background(), e, g)
+	require.Len(t, rows, 1)
+	assert.Equal(t, results.VerdictError, rows[0].Verdict)
+	assert.Contains(t, rows[0].Detail, "took longer than 1s of CPU time (in", "computed again, to its new limit")
+}
+
+// processesNaming lists the command lines of the processes that name s.
+func processesNaming(t *testing.T, s string) []string {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	var out []string
+	for _, ent := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), s) {
+			out = append(out, strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return out
 }
 
 // engine list --json lists every engine with what CI needs to know of it.
