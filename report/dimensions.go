@@ -24,11 +24,14 @@ func workloadRank(w string) int {
 	return len(workloadOrder)
 }
 
-// workloadMeasures says what the rate of a workload's runs counts, for
-// the facts of a section; "" for rollouts, whose rate is gdl-perf's.
-func workloadMeasures(s Setup) string {
+// setupMeasures says what the rate of a setup's runs counts, for the
+// facts of a section; "" for timed rollouts, whose rate is gdl-perf's.
+func setupMeasures(s Setup) string {
 	switch s.Workload {
 	case results.DefaultWorkload:
+		if s.Mode == "rollouts" {
+			return "state changes per second of a fixed number of rollouts, played as a trace plays them (each move drawn from the legal moves sorted by text, through the engine's state machine rather than its own rollout loop): a cost timed runs do not have, so these rates compare with fixed-work runs only, never with timed ones"
+		}
 		return ""
 	case "uct":
 		return "state changes per second of the uct search (tree expansions and playout steps); rollouts/s is its iterations per second"

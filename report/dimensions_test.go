@@ -292,3 +292,23 @@ func TestDimensionPagesDeterministic(t *testing.T) {
 		assert.Equal(t, string(a.Pages[i].Body), string(b.Pages[i].Body), a.Pages[i].Path)
 	}
 }
+
+// A fixed-work setup says on its pages what its rates count (rollouts
+// played as a trace plays them, a cost timed runs do not have), so that
+// no one compares them with timed runs; a timed setup says nothing more.
+func TestFixedWorkSetupSaysWhatItMeasures(t *testing.T) {
+	rows := rt.Rows()
+	for i := range rows {
+		rows[i].Mode, rows[i].TargetRollouts = "rollouts", 100
+	}
+	s, err := Render(rows)
+	require.NoError(t, err)
+	const says = "<dt>rate</dt><dd>state changes per second of a fixed number of rollouts, played as a trace plays them"
+	for _, path := range []string{"index.html", engineHref(prover1)} {
+		page := string(s.Page(path))
+		assert.Contains(t, page, "100 rollouts runs</h2>", path)
+		assert.Contains(t, page, says, path)
+		assert.Contains(t, page, "compare with fixed-work runs only, never with timed ones", path)
+	}
+	assert.NotContains(t, string(renderFixture(t).Page("index.html")), "played as a trace plays them")
+}

@@ -223,7 +223,7 @@ func viewMachine(m *Group) machineView {
 		}
 	}
 	return machineView{
-		ID: machineName(m.Machine), Anchor: machineAnchor(m), Setup: m.Setup.String(), Measures: workloadMeasures(m.Setup),
+		ID: machineName(m.Machine), Anchor: machineAnchor(m), Setup: m.Setup.String(), Measures: setupMeasures(m.Setup),
 		Hosts: j(m.Hosts), CPU: j(m.CPUModels), Governor: j(m.Governors), Kernel: j(m.Kernels), GoVersion: j(m.GoVersions),
 		Dates: dates, Runs: m.Runs, Failed: m.Failed, Contended: m.Contended, Engines: len(m.Versions), Games: len(m.Games),
 	}
