@@ -81,10 +81,11 @@ func CheckKey(game string, e *Engine, method string, seed uint64, rollouts int) 
 	return hex.EncodeToString(h[:8])
 }
 
-// key is the CheckKey of method m of engine e on game: the workload
-// method's key names its budgets when they are not DefaultCheckWorkloads,
-// so that a check with other budgets is not taken for the default one.
-func (c *Checker) key(game string, e *Engine, m string) string {
+// Key is the CheckKey of method m of engine e on game with the checker's
+// seed and rollouts: the workload method's key names its budgets when they
+// are not DefaultCheckWorkloads, so that a check with other budgets is not
+// taken for the default one. Whatever looks a verdict up uses it.
+func (c *Checker) Key(game string, e *Engine, m string) string {
 	if m == MethodWorkload && c.Workloads != nil && !slices.Equal(c.Workloads, DefaultCheckWorkloads) {
 		var b []string
 		for _, d := range c.Workloads {
@@ -119,7 +120,7 @@ func (c *Checker) Check(ctx context.Context, e *Engine, g *Game) []results.Check
 	for _, m := range c.Methods {
 		start := c.now()
 		row := results.CheckRow{
-			CheckKey:         c.key(g.Key, e, m),
+			CheckKey:         c.Key(g.Key, e, m),
 			GameKey:          g.Key,
 			Engine:           e.Name,
 			EngineVersion:    e.Version,

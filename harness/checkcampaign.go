@@ -67,7 +67,7 @@ func (c *CheckCampaign) Execute(ctx context.Context) (CheckSummary, error) {
 		for _, e := range c.Engines {
 			var methods []string
 			for _, m := range c.Methods {
-				if c.Again || !done[c.Checker.key(g.Key, e, m)] {
+				if c.Again || !done[c.Checker.Key(g.Key, e, m)] {
 					methods = append(methods, m)
 				}
 			}

@@ -98,8 +98,10 @@ a mismatch or could not run.
 --json prints the summary as one JSON object on stdout instead of the
 table: {"ok": false, "engines": [{"engine", "version", "ok", "mismatch",
 "failed", "unchecked"}...], "mismatches": [{"engine", "version", "game",
-"method", "seed", "rollout", "step", "detail", "moves", "reproduce"}...]};
-ok is true when no pair mismatched or failed (the exit status says the same).`,
+"method", "seed", "rollout", "step", "detail", "moves", "reproduce"}...],
+"failures": [{"engine", "version", "game", "method", "detail"}...]}; ok is
+true when no pair mismatched or failed (the exit status says the same). The
+table lists the failed checks too, each with why.`,
 		Example: `  # every built-in engine against the prover on the built-in games
   gdlperf check
   # the propnet on the panel, by trace only, 2 s per game, 2 pairs at once
@@ -212,7 +214,7 @@ func runCheck(opts *CheckOptions) error {
 	}
 	latest := sum.Latest
 
-	if printCheckSummary(opts, games, engs, latest) {
+	if printCheckSummary(opts, cc.Checker, games, engs, latest) {
 		return errors.New("some engines disagree with the reference or could not be checked")
 	}
 	return nil
@@ -223,6 +225,18 @@ type CheckReport struct {
 	OK         bool            `json:"ok"` // no pair mismatched or failed
 	Engines    []CheckTally    `json:"engines"`
 	Mismatches []CheckMismatch `json:"mismatches"`
+	Failures   []CheckFailure  `json:"failures"`
+}
+
+// CheckFailure is a check that gave no verdict (an engine or the
+// reference with no answer within its limits, a refusal, a crash), with
+// why.
+type CheckFailure struct {
+	Engine  string `json:"engine"`
+	Version string `json:"version"`
+	Game    string `json:"game"`
+	Method  string `json:"method"`
+	Detail  string `json:"detail"`
 }
 
 // CheckTally counts the verdicts of one engine over the pairs asked for:
@@ -253,17 +267,18 @@ type CheckMismatch struct {
 }
 
 // checkReport tallies the verdicts of every pair asked for, checked now or
-// before (latest: the newest row of each check).
-func checkReport(opts *CheckOptions, games []*harness.Game, engs []*harness.Engine, latest map[string]results.CheckRow) CheckReport {
-	rep := CheckReport{OK: true, Engines: []CheckTally{}, Mismatches: []CheckMismatch{}}
+// before (latest: the newest row of each check, by c's keys).
+func checkReport(opts *CheckOptions, c *harness.Checker, games []*harness.Game, engs []*harness.Engine, latest map[string]results.CheckRow) CheckReport {
+	rep := CheckReport{OK: true, Engines: []CheckTally{}, Mismatches: []CheckMismatch{}, Failures: []CheckFailure{}}
 	for _, e := range engs {
 		t := CheckTally{Engine: e.Name, Version: e.Version}
 		for _, g := range games {
 			worst := results.VerdictOK
 			for _, m := range opts.Methods {
-				r, ok := latest[harness.CheckKey(g.Key, e, m, opts.Seed, opts.Rollouts)]
+				r, ok := latest[c.Key(g.Key, e, m)]
 				if !ok {
-					r.Verdict = results.VerdictError
+					r = results.CheckRow{Engine: e.Name, EngineVersion: e.Version, GameKey: g.Key, Method: m,
+						Verdict: results.VerdictError, Detail: "not checked (an earlier check of the same folder was interrupted before it?)"}
 				}
 				switch r.Verdict {
 				case results.VerdictMismatch:
@@ -276,6 +291,7 @@ func checkReport(opts *CheckOptions, games []*harness.Game, engs []*harness.Engi
 					if worst != results.VerdictMismatch {
 						worst = r.Verdict
 					}
+					rep.Failures = append(rep.Failures, CheckFailure{Engine: r.Engine, Version: r.EngineVersion, Game: r.GameKey, Method: r.Method, Detail: r.Detail})
 				case results.VerdictUnchecked:
 					if worst == results.VerdictOK {
 						worst = r.Verdict
@@ -308,8 +324,8 @@ func checkReport(opts *CheckOptions, games []*harness.Game, engs []*harness.Engi
 
 // printCheckSummary prints the mismatches and the verdicts per engine (or
 // the JSON report) and reports whether any pair mismatched or failed.
-func printCheckSummary(opts *CheckOptions, games []*harness.Game, engs []*harness.Engine, latest map[string]results.CheckRow) (bad bool) {
-	rep := checkReport(opts, games, engs, latest)
+func printCheckSummary(opts *CheckOptions, c *harness.Checker, games []*harness.Game, engs []*harness.Engine, latest map[string]results.CheckRow) (bad bool) {
+	rep := checkReport(opts, c, games, engs, latest)
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
@@ -322,6 +338,13 @@ func printCheckSummary(opts *CheckOptions, games []*harness.Game, engs []*harnes
 			fmt.Fprintf(opts.IO.Out, "  moves: %s\n", protocol.SafeText(r.Moves))
 		}
 		fmt.Fprintf(opts.IO.Out, "  reproduce: %s\n", protocol.SafeText(r.Reproduce))
+	}
+	if len(rep.Failures) > 0 {
+		fmt.Fprintf(opts.IO.Out, "\nFAILED: %d check%s gave no verdict (no answer within the limits, a refusal or a crash; not a disagreement):\n", len(rep.Failures), plural(len(rep.Failures)))
+		for _, f := range rep.Failures {
+			fmt.Fprintf(opts.IO.Out, "  %s on %s (%s): %s\n", protocol.SafeText(f.Engine), protocol.SafeText(f.Game), f.Method, protocol.OneLine(protocol.SafeText(f.Detail), 300))
+		}
+		fmt.Fprintln(opts.IO.Out)
 	}
 	w := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ENGINE\tOK\tMISMATCH\tFAILED\tUNCHECKED")

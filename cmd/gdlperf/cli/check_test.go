@@ -254,4 +254,5 @@ func TestCheckJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
 	assert.True(t, rep.OK)
 	assert.Empty(t, rep.Mismatches)
+	assert.Empty(t, rep.Failures)
 }

@@ -176,6 +176,18 @@ func TestCheckWorkloadReferenceTime(t *testing.T) {
 	assert.Contains(t, rows[0].Detail, "workload uct: the reference: workload uct with iterations=100000 took longer than 2s of CPU time")
 	assert.Contains(t, rows[0].Detail, "agreed on minimax depth=1")
 	assert.Contains(t, rows[0].Detail, "gdlperf check --reference-time raises it", "the message says what to do")
+	// The summary lists the check that failed, and why.
+	assert.Regexp(t, `FAILED: 1 check gave no verdict .*\n  tupleprover on BUILTIN/connectfour/\S+ \(workload\): workload uct: the reference: workload uct with iterations=100000 took longer`, stdout)
+
+	code, stdout, _ = run(t, "check", "--engines", "tupleprover", "--games", "builtin:connectfour", "--methods", "workload", "--results", dir,
+		"--budget", "1ms", "--reference-time", "2s", "--uct-iterations", "100000", "--pns-nodes", "1000000", "--minimax-depth", "1", "--json")
+	require.Equal(t, ExitFailure, code)
+	var rep CheckReport
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep), stdout)
+	require.Len(t, rep.Failures, 1)
+	assert.Equal(t, "tupleprover", rep.Failures[0].Engine)
+	assert.Equal(t, "workload", rep.Failures[0].Method)
+	assert.Contains(t, rep.Failures[0].Detail, "workload uct: the reference: workload uct with iterations=100000 took longer than 2s of CPU time", "checked again: a failed check is")
 }
 
 // An interrupted check does not wait for the reference's search to end:
@@ -281,4 +293,24 @@ func TestRunTimedWorkloads(t *testing.T) {
 		"--workloads", "minimax", "--minimax-depth", "-1", "--results", res)
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, stderr, "needs a budget of 0 or more")
+}
+
+// A workload check at budgets of its own (a corpus sweep's small ones)
+// that agrees is ok in the summary and the exit status, as one at the
+// default budgets is: the summary looks the verdicts up by their own key
+// (it took them for missing, so failed, and exited 1).
+func TestCheckWorkloadOwnBudgetsOK(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"check", "--engines", "tupleprover", "--games", "builtin:tictactoe", "--methods", "workload",
+		"--uct-iterations", "50", "--pns-nodes", "500", "--minimax-depth", "2", "--budget", "20s", "--results", dir}
+	code, stdout, stderr := run(t, args...)
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Regexp(t, `tupleprover\s+1\s+0\s+0\s+0`, stdout)
+	// Resumed: the verdict is found, not checked again.
+	code, stdout, stderr = run(t, args...)
+	require.Equal(t, 0, code, stdout+stderr)
+	assert.Regexp(t, `tupleprover\s+1\s+0\s+0\s+0`, stdout)
+	rows, err := results.LoadCheckRows(dir)
+	require.NoError(t, err)
+	assert.Len(t, rows, 1)
 }
