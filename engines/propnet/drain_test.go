@@ -2,15 +2,10 @@ package propnet
 
 import (
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/gdlperf/gdlperf/engines/builtingames"
-	"github.com/gdlperf/gdlperf/engines/enginetest"
-	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
 // TestDrainFastMatchesGo plays the same seeded rollouts on two machines of
@@ -22,25 +17,7 @@ import (
 // the testdata games have cyclic components, which drainFast leaves to
 // emit.
 func TestDrainFastMatchesGo(t *testing.T) {
-	games := map[string]*gdl.Game{}
-	for _, b := range builtingames.All() {
-		g, err := gdl.Load(b.File, b.Rules)
-		require.NoError(t, err)
-		games["builtin/"+b.Name] = g
-	}
-	if shared := enginetest.SharedDir(); shared != "" {
-		for _, name := range []string{"connectFour", "dotsAndBoxes", "knightsTour", "breakthrough", "hex"} {
-			g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", "base", name, name+".kif"))
-			require.NoError(t, err)
-			games["base/"+name] = g
-		}
-	}
-	files, _ := filepath.Glob("testdata/*.kif")
-	for _, f := range files {
-		g, err := gdl.LoadFile(f)
-		require.NoError(t, err)
-		games[f] = g
-	}
+	games := LoadGames(t, "connectFour", "dotsAndBoxes", "knightsTour", "breakthrough", "hex")
 	for name, g := range games {
 		for _, legal := range []LegalLayout{LegalRead, LegalTriggers} {
 			t.Run(name+"/"+legal.String(), func(t *testing.T) {

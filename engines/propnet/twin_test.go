@@ -24,30 +24,11 @@ import (
 // and the games of this package's testdata. Short mode leaves out the
 // large boards of hex and checkers (half a minute; make test-all runs them).
 func twinGames(t *testing.T) map[string]*gdl.Game {
-	games := map[string]*gdl.Game{}
-	for _, b := range builtingames.All() {
-		g, err := gdl.Load(b.File, b.Rules)
-		require.NoError(t, err)
-		games["builtin/"+b.Name] = g
+	mirrored := []string{"hex", "checkers", "connectFourSimultaneous", "chineseCheckers4", "knightsTour", "dotsAndBoxes", "gt_two_thirds_2p"}
+	if testing.Short() {
+		mirrored = mirrored[2:]
 	}
-	if shared := enginetest.SharedDir(); shared != "" {
-		mirrored := []string{"hex", "checkers", "connectFourSimultaneous", "chineseCheckers4", "knightsTour", "dotsAndBoxes", "gt_two_thirds_2p"}
-		if testing.Short() {
-			mirrored = mirrored[2:]
-		}
-		for _, name := range mirrored {
-			g, err := gdl.LoadFile(filepath.Join(shared, "gamerepo-mirror", "base", name, name+".kif"))
-			require.NoError(t, err)
-			games["base/"+name] = g
-		}
-	}
-	files, _ := filepath.Glob("testdata/*.kif")
-	for _, f := range files {
-		g, err := gdl.LoadFile(f)
-		require.NoError(t, err)
-		games[f] = g
-	}
-	return games
+	return propnet.LoadGames(t, mirrored...)
 }
 
 func trace(t *testing.T, m engines.Machine, seed uint64, n int) []byte {
