@@ -266,3 +266,41 @@ func TestResourceLimitIsNoMismatch(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotNil(t, m)
 }
+
+// nextLimited is an engine that runs out of a resource limit computing
+// the state after its first `after` joint moves: its trace's line of that
+// step has no state (it was never computed), only the error.
+type nextLimited struct {
+	engines.Machine
+	after, asked int
+}
+
+func (l *nextLimited) Next(s engines.State, joint []engines.Move) (engines.State, error) {
+	if l.asked++; l.asked > l.after {
+		return nil, engines.Errorf(engines.ResourceLimit, "the relations hold more than 40000000 values")
+	}
+	return l.Machine.Next(s, joint)
+}
+
+// A resource limit met computing the next state is no mismatch either,
+// though the line of that step has no state to compare (it was taken for
+// a wrong state: "state missing ... error: reference none, engine
+// resource-limit", a false mismatch of the compiled prover on a rewritten
+// mummymaze1p).
+func TestResourceLimitInNextIsNoMismatch(t *testing.T) {
+	ref := enginetest.Reference()
+	g := builtin(t, "tictactoe")
+	for _, after := range []int{0, 5} {
+		e := engines.Engine{Name: "next-limited", New: func(g *gdl.Game) (engines.Machine, error) {
+			m, err := ref.New(g)
+			return &nextLimited{Machine: m, after: after}, err
+		}}
+		m, err := conform.TraceCheck(ref, e, g, 1, 2)
+		assert.Nil(t, m, "after %d", after)
+		var le *conform.LimitError
+		require.ErrorAs(t, err, &le, "after %d", after)
+		assert.Equal(t, "engine", le.Side)
+		assert.True(t, le.Compared, "the initial state was compared")
+		assert.Contains(t, err.Error(), "the relations hold more than 40000000 values")
+	}
+}
