@@ -17,7 +17,9 @@ import (
 // check): every method on every engine and game pair, Jobs pairs at once,
 // each verdict appended to Out as soon as its pair is done, so a stopped
 // check resumes where it stopped. The pairs whose every method has a stored
-// verdict (other than error) are skipped unless Again.
+// verdict are skipped unless Again; those with an error verdict (no answer
+// within the limits, a refusal, a crash: a time-out may have cost minutes)
+// are checked again with RetryFailed, as gdlperf run --retry-failed does.
 type CheckCampaign struct {
 	Checker  *Checker
 	Games    []*Game
@@ -25,12 +27,14 @@ type CheckCampaign struct {
 	Methods  []string
 	Seed     uint64
 	Rollouts int
-	Jobs     int                // pairs at once (0 = 1)
-	Again    bool               // check again what was checked before
-	Prior    []results.CheckRow // the verdicts stored before
-	Out      string             // the verdicts file rows are appended to
-	Progress io.Writer          // nil for none
-	Now      func() time.Time
+	Jobs     int  // pairs at once (0 = 1)
+	Again    bool // check again what was checked before
+	// RetryFailed checks again the pairs whose stored verdict is error.
+	RetryFailed bool
+	Prior       []results.CheckRow // the verdicts stored before
+	Out         string             // the verdicts file rows are appended to
+	Progress    io.Writer          // nil for none
+	Now         func() time.Time
 }
 
 // CheckSummary is what a check campaign knows at its end: the latest verdict
@@ -51,9 +55,7 @@ func (c *CheckCampaign) Execute(ctx context.Context) (CheckSummary, error) {
 	done := map[string]bool{}
 	for _, r := range c.Prior {
 		sum.Latest[r.CheckKey] = r
-		if r.Verdict != results.VerdictError {
-			done[r.CheckKey] = true
-		}
+		done[r.CheckKey] = r.Verdict != results.VerdictError || !c.RetryFailed
 	}
 	type task struct {
 		g       *Game
@@ -63,22 +65,32 @@ func (c *CheckCampaign) Execute(ctx context.Context) (CheckSummary, error) {
 	games := append([]*Game(nil), c.Games...)
 	sort.Slice(games, func(i, j int) bool { return games[i].Key < games[j].Key })
 	var tasks []task
+	failedBefore := 0
 	for _, g := range games {
 		for _, e := range c.Engines {
 			var methods []string
+			failed := false
 			for _, m := range c.Methods {
-				if c.Again || !done[c.Checker.Key(g.Key, e, m)] {
+				k := c.Checker.Key(g.Key, e, m)
+				if c.Again || !done[k] {
 					methods = append(methods, m)
 				}
+				failed = failed || sum.Latest[k].Verdict == results.VerdictError
 			}
 			if len(methods) > 0 {
 				tasks = append(tasks, task{g, e, methods})
+			} else if failed {
+				failedBefore++
 			}
 		}
 	}
 	sum.Resumed = sum.Pairs - len(tasks)
 	if sum.Resumed > 0 && c.Progress != nil {
-		fmt.Fprintf(c.Progress, "%d of %d engine and game pairs were checked before (verdicts in %s; --again checks them again)\n", sum.Resumed, sum.Pairs, filepath.Dir(c.Out))
+		failed := ""
+		if failedBefore > 0 {
+			failed = fmt.Sprintf(", %d of them failed: --retry-failed checks those again", failedBefore)
+		}
+		fmt.Fprintf(c.Progress, "%d of %d engine and game pairs were checked before (verdicts in %s; --again checks them again%s)\n", sum.Resumed, sum.Pairs, filepath.Dir(c.Out), failed)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)

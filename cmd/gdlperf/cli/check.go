@@ -26,19 +26,20 @@ import (
 
 // CheckOptions are the options of gdlperf check.
 type CheckOptions struct {
-	IO         *IO
-	Engines    []string
-	Manifest   string
-	Games      []string
-	Reference  string
-	Budget     time.Duration
-	Seed       uint64
-	Rollouts   int
-	MaxStates  int
-	Methods    []string
-	ResultsDir string
-	Again      bool
-	Jobs       int
+	IO          *IO
+	Engines     []string
+	Manifest    string
+	Games       []string
+	Reference   string
+	Budget      time.Duration
+	Seed        uint64
+	Rollouts    int
+	MaxStates   int
+	Methods     []string
+	ResultsDir  string
+	Again       bool
+	RetryFailed bool
+	Jobs        int
 	// Blacklist is the blacklist file ("": ./blacklist.txt if present).
 	Blacklist string
 	// Blacklisted checks the blacklisted games too.
@@ -128,6 +129,7 @@ table lists the failed checks too, each with why.`,
 	f.StringSliceVar(&opts.Methods, "methods", []string{harness.MethodTrace, harness.MethodExhaustive, harness.MethodMetamorphic}, "methods: trace, exhaustive, metamorphic, transforms (the engine on the game and on each rewrite of gdlperf transform), workload (the answers and counts of uct, pns and minimax at the budgets of --uct-iterations, --pns-nodes, --minimax-depth, of the engine process against the reference)")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder (verdicts go to RESULTS/check/)")
 	f.BoolVar(&opts.Again, "again", false, "check again what was checked before")
+	f.BoolVar(&opts.RetryFailed, "retry-failed", false, "check again the pairs that failed before (no answer within the limits, a refusal, a crash); a resumed check skips them otherwise")
 	f.IntVar(&opts.Jobs, "jobs", 1, "engine and game pairs checked at once (each uses about one core; --budget is wall time, the limits that fail a check CPU time)")
 	f.StringVar(&opts.Blacklist, "blacklist", "", "blacklist file of games to skip (default: ./"+DefaultBlacklist+" if present)")
 	f.BoolVar(&opts.Blacklisted, "include-blacklisted", false, "check blacklisted games too (left out by default, as gdlperf run does)")
@@ -199,7 +201,7 @@ func runCheck(opts *CheckOptions) error {
 			MaxStates: opts.MaxStates, WorkDir: work, Host: fp.Host, Workloads: workloads, ReferenceTime: opts.ReferenceTime,
 		},
 		Games: games, Engines: engs, Methods: opts.Methods, Seed: opts.Seed, Rollouts: opts.Rollouts,
-		Jobs: opts.Jobs, Again: opts.Again, Prior: prior,
+		Jobs: opts.Jobs, Again: opts.Again, RetryFailed: opts.RetryFailed, Prior: prior,
 		Out:      filepath.Join(opts.ResultsDir, results.CheckDir, sanitize(fp.Host)+".csv"),
 		Progress: opts.IO.Err,
 	}

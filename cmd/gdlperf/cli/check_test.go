@@ -81,6 +81,31 @@ func TestCheckResumesAndPasses(t *testing.T) {
 	assert.Len(t, rows, 3)
 }
 
+// A resumed check skips the pairs that failed before (a time-out may have
+// cost minutes), says so, and still lists and counts them; --retry-failed
+// checks them again.
+func TestCheckResumeSkipsFailedUnlessRetry(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"check", "--engines", namesOnly, "--games", "builtin:tictactoe", "--methods", "transforms", "--budget", "2s", "--results", dir}
+	code, _, _ := run(t, args...)
+	require.Equal(t, ExitFailure, code)
+	code, stdout, stderr := run(t, args...)
+	assert.Equal(t, ExitFailure, code, stdout+stderr)
+	assert.Contains(t, stderr, "1 of 1 engine and game pairs were checked before (verdicts in "+filepath.Join(dir, "check")+"; --again checks them again, 1 of them failed: --retry-failed checks those again)")
+	assert.Regexp(t, namesOnly+`\s+0\s+0\s+1\s+0`, stdout)
+	assert.Contains(t, stdout, "FAILED: 1 check gave no verdict")
+	rows, err := results.LoadCheckRows(dir)
+	require.NoError(t, err)
+	assert.Len(t, rows, 1, "not checked again")
+
+	code, _, stderr = run(t, append(args, "--retry-failed")...)
+	assert.Equal(t, ExitFailure, code)
+	assert.NotContains(t, stderr, "checked before")
+	rows, err = results.LoadCheckRows(dir)
+	require.NoError(t, err)
+	assert.Len(t, rows, 2, "checked again")
+}
+
 // A mismatch found before an interruption is still in the summary and the
 // exit status of the resumed check.
 func TestCheckResumedKeepsMismatches(t *testing.T) {

@@ -187,7 +187,7 @@ func TestCheckWorkloadReferenceTime(t *testing.T) {
 	require.Len(t, rep.Failures, 1)
 	assert.Equal(t, "tupleprover", rep.Failures[0].Engine)
 	assert.Equal(t, "workload", rep.Failures[0].Method)
-	assert.Contains(t, rep.Failures[0].Detail, "workload uct: the reference: workload uct with iterations=100000 took longer than 2s of CPU time", "checked again: a failed check is")
+	assert.Contains(t, rep.Failures[0].Detail, "workload uct: the reference: workload uct with iterations=100000 took longer than 2s of CPU time", "the stored verdict")
 }
 
 // An interrupted check does not wait for the reference's search to end:
