@@ -337,7 +337,7 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 	if out != nil {
 		out.sizes = []sizeRun{gen.sizes.run}
 		if gen.sizes.run.timedOut {
-			out.stats += fmt.Sprintf(", size estimates cut by the time cap of %s after %d units of work (the program depends on the machine's load)", gen.sizeLim.timeCap, gen.sizes.run.work)
+			out.stats += fmt.Sprintf(", size estimates cut by the time cap of %s after %d units of work (the program depends on the machine's speed)", gen.sizeLim.timeCap, gen.sizes.run.work)
 		}
 	}
 	return out, err

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -26,7 +27,8 @@ import (
 // every panel game but those, speedChess and checkers plays all its steps
 // within it (breakthrough, the largest, at 2.2M units). The time cap is
 // only a safety net against a game whose units are far slower than that;
-// when it fires the program depends on the machine's load, and the
+// it is CPU time, so that waiting on a busy machine does not reach it, but
+// when it fires the program depends on the machine's speed, and the
 // design's stats say so.
 const (
 	sizeMaxSteps   = 30
@@ -42,7 +44,7 @@ const (
 type sizeLimits struct {
 	maxWork   int           // units of work, as counted above
 	maxTuples int           // tuples held at once
-	timeCap   time.Duration // wall time, a safety net
+	timeCap   time.Duration // CPU time, a safety net
 }
 
 var defaultSizeLimits = sizeLimits{maxWork: sizeMaxWork, maxTuples: sizeMaxTuples, timeCap: sizeTimeCap}
@@ -63,14 +65,14 @@ type sizeRun struct {
 }
 
 type sizer struct {
-	g        *gdl.Game
-	rels     map[gdl.Symbol][][]*gdl.Term
-	keys     map[gdl.Symbol]map[string]bool
-	firstIx  map[gdl.Symbol]map[string][][]*gdl.Term
-	work     int
-	tuples   int
-	lim      sizeLimits
-	deadline time.Time
+	g       *gdl.Game
+	rels    map[gdl.Symbol][][]*gdl.Term
+	keys    map[gdl.Symbol]map[string]bool
+	firstIx map[gdl.Symbol]map[string][][]*gdl.Term
+	work    int
+	tuples  int
+	lim     sizeLimits
+	clock   *engines.WorkClock // the time cap's clock
 	// nextCheck is the work at which the time cap is checked next
 	nextCheck int
 	run       sizeRun
@@ -89,7 +91,7 @@ func (s *sizer) tick() {
 	}
 	if s.work >= s.nextCheck {
 		s.nextCheck = s.work + sizeCheckEvery
-		if time.Now().After(s.deadline) {
+		if s.clock.Used() > s.lim.timeCap {
 			s.run.out, s.run.timedOut = true, true
 			panic(sizeAbort{})
 		}
@@ -297,9 +299,11 @@ func measureSizes(g *gdl.Game) *sizer { return measureSizesWithin(g, defaultSize
 // measureSizesWithin runs the sizer on g within lim.
 func measureSizesWithin(g *gdl.Game, lim sizeLimits) *sizer {
 	start := time.Now()
-	s := &sizer{g: g, rels: map[gdl.Symbol][][]*gdl.Term{}, keys: map[gdl.Symbol]map[string]bool{},
+	clock := engines.StartWorkClock()
+	defer clock.Stop()
+	s := &sizer{clock: clock, g: g, rels: map[gdl.Symbol][][]*gdl.Term{}, keys: map[gdl.Symbol]map[string]bool{},
 		firstIx: map[gdl.Symbol]map[string][][]*gdl.Term{}, lim: lim, nextCheck: sizeCheckEvery,
-		deadline: start.Add(lim.timeCap), stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
+		stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
 	func() {
 		defer func() {
 			if r := recover(); r != nil {

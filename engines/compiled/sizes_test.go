@@ -177,7 +177,7 @@ func TestGeneratePanelWithinWork(t *testing.T) {
 }
 
 // TestSizesTimeCap: the time cap still stops the sizer, quietly, and the
-// design's stats say that the program depends on the machine's load.
+// design's stats say that the program depends on the machine's speed.
 func TestSizesTimeCap(t *testing.T) {
 	b, ok := builtingames.Get("connectfour")
 	require.True(t, ok)
@@ -193,5 +193,5 @@ func TestSizesTimeCap(t *testing.T) {
 		assert.Less(t, r.work, 2*sizeCheckEvery, "the clock is read every %d units", sizeCheckEvery)
 	}
 	assert.Contains(t, out.stats, "cut by the time cap of 1ns")
-	assert.Contains(t, out.stats, "depends on the machine's load")
+	assert.Contains(t, out.stats, "depends on the machine's speed")
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -19,7 +20,9 @@ func TestDebugGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newBudget(Options{MaxTime: 40 * time.Second, MaxMemory: 8 << 30}, time.Now())
+	clock := engines.StartWorkClock()
+	defer clock.Stop()
+	b := newBudget(Options{MaxTime: 40 * time.Second, MaxMemory: 8 << 30}, clock)
 	g, err := ground(game, b)
 	if err != nil {
 		t.Log(err)

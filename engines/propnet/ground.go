@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -142,9 +143,12 @@ type grounder struct {
 	started time.Time
 }
 
-// budget bounds the time and memory of a build.
+// budget bounds the time and memory of a build. Its time is the CPU time
+// of the building goroutine (engines.WorkClock), so that a busy machine
+// does not refuse a game a quiet one builds; a build that waits so long
+// that it gets under 1/engines.WaitedFactor of a CPU is refused too.
 type budget struct {
-	deadline time.Time
+	clock    *engines.WorkClock
 	maxBytes int64
 	maxTime  time.Duration
 	maxSize  int
@@ -158,11 +162,8 @@ type budget struct {
 	checks int
 }
 
-func newBudget(o Options, start time.Time) *budget {
-	b := &budget{maxBytes: o.MaxMemory, maxTime: o.MaxTime, maxSize: o.MaxSize}
-	if o.MaxTime > 0 {
-		b.deadline = start.Add(o.MaxTime)
-	}
+func newBudget(o Options, clock *engines.WorkClock) *budget {
+	b := &budget{clock: clock, maxBytes: o.MaxMemory, maxTime: o.MaxTime, maxSize: o.MaxSize}
 	b.sample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	return b
 }
@@ -178,11 +179,14 @@ func (b *budget) heap() int64 {
 // check panics with a refusal when the build is over its time, memory or
 // size budget.
 func (b *budget) check() {
-	now := time.Now()
-	if !b.deadline.IsZero() && now.After(b.deadline) {
-		panic(refusal{&RefusalError{Kind: RefuseTime, Msg: fmt.Sprintf("%s did not finish within the time budget of %s (%s); raise it with --max-time or %s", b.phase, b.maxTime, b.figuresText(), envMaxTime)}})
-	}
 	b.checks++
+	if b.maxTime > 0 {
+		if used := b.clock.Used(); used > b.maxTime {
+			panic(refusal{&RefusalError{Kind: RefuseTime, Msg: fmt.Sprintf("%s did not finish within the time budget of %s of CPU (%s); raise it with --max-time or %s", b.phase, b.maxTime, b.figuresText(), envMaxTime)}})
+		} else if wall := b.clock.Wall(); wall > engines.WaitedFactor*b.maxTime {
+			panic(refusal{&RefusalError{Kind: RefuseTime, Msg: fmt.Sprintf("%s did not finish within %s of wall time, %d times its time budget of %s of CPU, of which it used %s: the machine is too busy (%s); raise the budget with --max-time or %s", b.phase, wall.Round(time.Second), engines.WaitedFactor, b.maxTime, used.Round(time.Millisecond), b.figuresText(), envMaxTime)}})
+		}
+	}
 	if b.maxSize > 0 && b.size != nil && b.checks&15 == 1 {
 		if n, what := b.size(); n > b.maxSize {
 			panic(refusal{&RefusalError{Kind: RefuseSize, Msg: fmt.Sprintf("too large to ground: %s made %d %s, over the size budget of %d (%s); raise it with --max-size or %s", b.phase, n, what, b.maxSize, b.figuresText(), envMaxSize)}})
@@ -190,7 +194,7 @@ func (b *budget) check() {
 	}
 	if b.maxBytes > 0 && b.checks&15 == 1 {
 		h := b.heap()
-		if h > b.maxBytes && now.Sub(b.lastGC) > time.Second {
+		if h > b.maxBytes && time.Since(b.lastGC) > time.Second {
 			// Part of it may be garbage: measure what is live.
 			runtime.GC()
 			b.lastGC = time.Now()

@@ -2,7 +2,6 @@ package propnet
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,7 +11,7 @@ import (
 
 // handNet builds a network by hand: node 0 is false, then one base.
 func handNet() (*network, int32) {
-	nw := &network{ts: newTerms(), budget: newBudget(Options{}, time.Now())}
+	nw := &network{ts: newTerms(), budget: newBudget(Options{}, nil)}
 	nw.addNode(kConst, nil, -1)
 	b := nw.addNode(kBase, nil, -1)
 	nw.bases = []baseProp{{text: "b", node: b, next: mkLit(b, false), init: litTrue}}

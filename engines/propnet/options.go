@@ -29,7 +29,10 @@ func (m Mode) String() string {
 
 // Options are the knobs of a build.
 type Options struct {
-	// MaxTime bounds grounding plus network construction; 0 is no bound.
+	// MaxTime bounds grounding plus network construction, in CPU time of
+	// the building goroutine (a build that waits on a busy machine is not
+	// refused for the waiting, unless it waits engines.WaitedFactor times
+	// as long); 0 is no bound.
 	MaxTime time.Duration
 	// MaxMemory bounds the heap during the build, in bytes; 0 is no bound.
 	MaxMemory int64
@@ -65,7 +68,8 @@ const (
 
 // Defaults suit a 24 GiB machine that runs one engine process per core: a
 // third of the memory for one build, and a time budget well inside the
-// harness's grace of 60 s for short runs.
+// harness's grace of 60 s for short runs on a machine that gives the build
+// a whole CPU.
 const (
 	DefaultMaxTime   = 40 * time.Second
 	DefaultMaxMemory = 8 << 30

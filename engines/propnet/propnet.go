@@ -209,7 +209,9 @@ func New(g *gdl.Game, opts ...Option) (m *Machine, err error) {
 		f(&o)
 	}
 	start := time.Now()
-	b := newBudget(o, start)
+	clock := engines.StartWorkClock()
+	defer clock.Stop()
+	b := newBudget(o, clock)
 	if o.MaxMemory > 0 {
 		// Keep the garbage collector close to the budget while building, so
 		// that the heap measured is mostly live data.

@@ -65,7 +65,7 @@ GDLPERF_PROPNET_MAX_SIZE set them for gdlperf engine run and gdlperf run.`,
 		},
 	}
 	def, _ := propnet.OptionsFromEnv()
-	cmd.Flags().DurationVar(&opts.MaxTime, "max-time", def.MaxTime, "time budget of grounding and network construction (0: none)")
+	cmd.Flags().DurationVar(&opts.MaxTime, "max-time", def.MaxTime, "budget of grounding and network construction in CPU time (0: none)")
 	cmd.Flags().Int64Var(&opts.MaxMemory, "max-memory", def.MaxMemory>>20, "heap budget of the build in MiB (0: none)")
 	cmd.Flags().IntVar(&opts.MaxSize, "max-size", def.MaxSize, "most atoms, rule instances, terms or network nodes of the build, each (0: none)")
 	cmd.Flags().BoolVar(&opts.NoOptimise, "no-optimise", false, "keep the network as grounded")

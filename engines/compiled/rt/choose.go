@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
@@ -34,8 +35,9 @@ type Design struct {
 // process makes the same choice for a game: a benchmark run, its repetition
 // and an instruction count of it run the same design and do the same work.
 // Bottom-up is kept unless magic sets needs preferBottomUp times less work
-// (the tuple prover's bias). warmTime is only a safety net against a game
-// whose work the count misses; a round that reaches it is cut by time.
+// (the tuple prover's bias). warmTime (CPU time, so that a busy machine
+// does not reach it sooner) is only a safety net against a game whose work
+// the count misses; a round that reaches it is cut by time.
 const (
 	warmRounds     = 2
 	warmSteps      = 200
@@ -48,15 +50,15 @@ const (
 	warmDecisive = 20
 )
 
-// warmLimit and warmDeadline, when set, stop a question of the warm-up:
-// the question fails with a resource-limit error once Work passes
-// warmLimit (checked between units and every 65536 adds, as the static
-// relations' budget) or the clock passes warmDeadline (checked every
-// 64th time).
+// warmLimit and warmClock, when set, stop a question of the warm-up: the
+// question fails with a resource-limit error once Work passes warmLimit
+// (checked between units and every 65536 adds, as the static relations'
+// budget) or the round's CPU time passes warmTime (checked every 64th
+// time).
 var (
-	warmLimit    uint64
-	warmDeadline time.Time
-	warmChecks   uint32
+	warmLimit  uint64
+	warmClock  *engines.WorkClock
+	warmChecks uint32
 )
 
 // checkWarm fails the current question once the warm-up round is over.
@@ -67,8 +69,8 @@ func checkWarm() {
 	if Work > warmLimit {
 		Fail(protocol.ResourceLimit, "the warm-up ran over %d units of work", warmLimit)
 	}
-	if warmChecks++; warmChecks&63 == 0 && time.Now().After(warmDeadline) {
-		Fail(protocol.ResourceLimit, "the warm-up ran over %s", warmTime)
+	if warmChecks++; warmChecks&63 == 0 && warmClock.Used() > warmTime {
+		Fail(protocol.ResourceLimit, "the warm-up ran over %s of CPU", warmTime)
 	}
 }
 
@@ -197,10 +199,10 @@ func (e *Engine) warmPlay(round, limit uint64) (int64, uint64) {
 	choose := func(_ int, legal []int32) int32 { return legal[rng.IntN(len(legal))] }
 	start := Work
 	warmLimit = start + limit
-	warmDeadline = time.Now().Add(warmTime)
-	defer func() { warmLimit, warmDeadline = 0, time.Time{} }()
+	warmClock = engines.StartWorkClock()
+	defer func() { warmClock.Stop(); warmLimit, warmClock = 0, nil }()
 	var steps int64
-	over := func() bool { return steps >= warmSteps || Work > warmLimit || time.Now().After(warmDeadline) }
+	over := func() bool { return steps >= warmSteps || Work > warmLimit || warmClock.Used() > warmTime }
 	joint := make([]int32, len(e.Roles))
 	for !over() {
 		if stopped, err := e.playout(joint, choose, 0, over, &steps); err != nil || stopped {

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
@@ -186,8 +186,8 @@ func (e *Engine) Load() (err error) {
 		w = max(w, int(r.W))
 	}
 	e.tup = make([]int32, w+1)
-	staticDeadline = time.Now().Add(staticBudget)
-	defer func() { staticDeadline = time.Time{} }()
+	staticClock = engines.StartWorkClock()
+	defer func() { staticClock.Stop(); staticClock = nil }()
 	for _, u := range e.Units {
 		if u.Scope == Static {
 			e.evalUnit(u)

@@ -3,6 +3,7 @@ package rt
 import (
 	"time"
 
+	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 )
 
@@ -44,19 +45,20 @@ var (
 // a game.
 var Work uint64
 
-// staticDeadline, when set, bounds the computation of the static
-// relations at start-up; ticks counts adds and interns between checks.
+// staticClock, while set, bounds the computation of the static relations
+// at start-up to staticBudget of CPU time (a busy machine does not fail
+// it); ticks counts adds and interns between checks.
 var (
-	staticDeadline time.Time
-	staticBudget   = 20 * time.Second
-	ticks          uint32
+	staticClock  *engines.WorkClock
+	staticBudget = 20 * time.Second
+	ticks        uint32
 )
 
 func tick() {
 	ticks++
 	if ticks&0xffff == 0 {
-		if !staticDeadline.IsZero() && time.Now().After(staticDeadline) {
-			Fail(protocol.ResourceLimit, "the static relations took over %s to compute", staticBudget)
+		if staticClock != nil && staticClock.Used() > staticBudget {
+			Fail(protocol.ResourceLimit, "the static relations took over %s of CPU to compute", staticBudget)
 		}
 		checkWarm()
 	}
