@@ -22,11 +22,15 @@ import (
 
 // ChildOptions bound one engine process.
 type ChildOptions struct {
-	Limit       time.Duration // wall-clock limit; the run's processes are killed after it
-	MemoryLimit int64         // bytes of resident memory, summed over the run's processes; 0 = none
-	GOMAXPROCS  int           // set in the child's environment when > 0
-	CPU         int           // CPU to pin the child to; -1 = none
-	OutputCap   int           // bytes of stdout and of stderr kept (the tail)
+	// Limit is the time limit: the run's processes are killed when it has
+	// passed in wall time, unless they work (pastLimit): on a busy machine
+	// a run that gets a part of a CPU goes on until it has used Limit of
+	// CPU time, so that the machine's load does not fail a slow engine.
+	Limit       time.Duration
+	MemoryLimit int64 // bytes of resident memory, summed over the run's processes; 0 = none
+	GOMAXPROCS  int   // set in the child's environment when > 0
+	CPU         int   // CPU to pin the child to; -1 = none
+	OutputCap   int   // bytes of stdout and of stderr kept (the tail)
 	// TargetSeconds is the SECONDS argument of a time-mode run; 0 for a
 	// fixed-work run or when unknown, which turns off the checks of
 	// millisecondsTaken against it.
@@ -265,18 +269,32 @@ func startChild(cmd *exec.Cmd, cpu int, folder *runFolder, output *childOutput) 
 // cmd.Wait, and which limit, if any, stopped the run.
 type childEnd struct {
 	waitErr     error
-	timedOut    bool // past o.Limit
-	memKilled   bool // over o.MemoryLimit
-	interrupted bool // ctx was done
+	timedOut    bool          // past o.Limit (pastLimit)
+	cpu, wall   time.Duration // what the run had used when it timed out
+	memKilled   bool          // over o.MemoryLimit
+	interrupted bool          // ctx was done
+}
+
+// pastLimit reports whether a run that has used cpu in wall is over its
+// time limit: past it in wall time, and it has used the limit in CPU time
+// or it waits (under waitShare of a CPU over the whole run: it hangs or
+// sleeps, or the machine is too busy to run it). A run that works at
+// waitShare or more of a CPU reaches its limit in CPU time by maxWall
+// times its limit in wall time. (The check's bounded runs, whose limit is
+// of CPU time from the start, judge waiting from wallFactor times it:
+// overLimit.)
+func pastLimit(cpu, wall, limit time.Duration) bool {
+	return wall >= limit && (cpu >= limit || cpu.Seconds() < waitShare*wall.Seconds())
 }
 
 // waitChild waits for the engine process to end, polling the run's
 // processes every pollInterval (a full scan of /proc for the first three
-// polls and every fullScanEvery-th), and stops the run (stopRun) at the
-// time limit, when ctx is done, or when the run's resident memory is over
-// the memory limit.
+// polls and every fullScanEvery-th), and stops the run (stopRun) past its
+// time limit (pastLimit), when ctx is done, or when the run's resident
+// memory is over the memory limit.
 func waitChild(ctx context.Context, cmd *exec.Cmd, tr *procTracker, o ChildOptions) childEnd {
 	pgid := cmd.Process.Pid
+	start := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var end childEnd
@@ -286,11 +304,22 @@ func waitChild(ctx context.Context, cmd *exec.Cmd, tr *procTracker, o ChildOptio
 	defer poll.Stop()
 	tr.poll(true)
 	polls := 0
+	// past is set once the limit has passed in wall time: from then on
+	// every poll asks pastLimit
+	past := false
+	over := func() bool {
+		end.cpu, end.wall = tr.cpu, time.Since(start)
+		return pastLimit(end.cpu, end.wall, o.Limit)
+	}
 	for {
 		select {
 		case end.waitErr = <-done:
 			return end
 		case <-timer.C:
+			tr.poll(true)
+			if past = true; !over() {
+				continue
+			}
 			end.timedOut = true
 			stopRun(tr, pgid, done, &end.waitErr)
 			return end
@@ -303,6 +332,11 @@ func waitChild(ctx context.Context, cmd *exec.Cmd, tr *procTracker, o ChildOptio
 			tr.poll(polls < 3 || polls%fullScanEvery == 0)
 			if o.MemoryLimit > 0 && tr.resident > o.MemoryLimit {
 				end.memKilled = true
+				stopRun(tr, pgid, done, &end.waitErr)
+				return end
+			}
+			if past && over() {
+				end.timedOut = true
 				stopRun(tr, pgid, done, &end.waitErr)
 				return end
 			}
@@ -348,7 +382,7 @@ func judge(out *Outcome, end childEnd, ps *os.ProcessState, resultPath string, d
 	case end.interrupted:
 		out.Status, out.Error = results.StatusError, "interrupted"
 	case end.timedOut:
-		out.Status, out.Error = results.StatusTimeout, fmt.Sprintf("killed after the time limit of %s", o.Limit)
+		out.Status, out.Error = results.StatusTimeout, "killed after the time limit of "+timeoutText(end, o.Limit)
 	case end.memKilled:
 		out.Status, out.Error = results.StatusError, fmt.Sprintf("killed for using %d MiB, over the memory limit of %d MiB", resident>>20, o.MemoryLimit>>20)
 	default:
@@ -357,6 +391,21 @@ func judge(out *Outcome, end childEnd, ps *os.ProcessState, resultPath string, d
 			out.Flags = append(out.Flags, fmt.Sprintf("left %d process(es) running after it exited (killed)", left))
 		}
 	}
+}
+
+// timeoutText says what a run stopped past its time limit had used: "1m0s
+// (1m0s of CPU time, in 1m52s: 0.54 of a CPU)", or "1m0s (0.2s of CPU time
+// in 1m0s: under 0.1 of a CPU, it waited, or the machine was too busy to
+// run it)".
+func timeoutText(end childEnd, limit time.Duration) string {
+	share := 0.0
+	if end.wall > 0 {
+		share = end.cpu.Seconds() / end.wall.Seconds()
+	}
+	if end.cpu >= limit {
+		return fmt.Sprintf("%s (%s of CPU time, in %s: %.2f of a CPU)", limit, roundDuration(end.cpu), roundDuration(end.wall), share)
+	}
+	return fmt.Sprintf("%s (%s of CPU time in %s: under %.1f of a CPU, it waited, or the machine was too busy to run it)", limit, roundDuration(end.cpu), roundDuration(end.wall), waitShare)
 }
 
 // childEnv is the engine's environment: the harness's, the private temp

@@ -76,7 +76,22 @@ func TestChildFaults(t *testing.T) {
 		{name: "ok", body: okResult, wantStatus: results.StatusOK, check: func(t *testing.T, out Outcome) { assert.Empty(t, out.Flags) }},
 		{name: "crash by signal", body: "kill -SEGV $$", wantStatus: results.StatusCrash, wantError: "signal"},
 		{name: "non-zero exit, no result", body: "echo boom >&2; exit 3", wantStatus: results.StatusCrash, wantError: "exit status 3"},
-		{name: "hang", body: "sleep 100", opts: ChildOptions{Limit: 500 * time.Millisecond}, parallel: true, wantStatus: results.StatusTimeout, maxWall: 4 * time.Second},
+		{name: "hang", body: "sleep 100", opts: ChildOptions{Limit: 500 * time.Millisecond}, parallel: true, wantStatus: results.StatusTimeout,
+			wantError: "killed after the time limit of 500ms (0s of CPU time in 500ms: under 0.1 of a CPU, it waited", maxWall: 4 * time.Second},
+		// Past its limit in wall time, a run that works at a part of a CPU
+		// (here half of one, as on a busy machine) goes on until it has
+		// used the limit in CPU time: this one needs 0.6 s of CPU.
+		{name: "works past the limit at half a CPU", perl: true, body: `perl -MTime::HiRes=sleep -e 'sub cpu { my @t = times; $t[0] + $t[1] } for (;;) { my $t = cpu(); 1 while cpu() < $t + 0.02; sleep 0.02; last if cpu() >= 0.6 }'; ` + okResult,
+			opts: ChildOptions{Limit: time.Second}, wantStatus: results.StatusOK,
+			check: func(t *testing.T, out Outcome) {
+				assert.Greater(t, out.Wall, time.Second, "the run went past its limit in wall time")
+			}},
+		{name: "spins past the limit", perl: true, body: `perl -e '1 while 1'`, opts: ChildOptions{Limit: time.Second}, wantStatus: results.StatusTimeout,
+			wantError: "killed after the time limit of 1s (1", maxWall: 14 * time.Second,
+			check: func(t *testing.T, out Outcome) {
+				assert.Regexp(t, `of CPU time, in [0-9.]+m?s: [01]\.\d\d of a CPU\)`, out.Error)
+				assert.GreaterOrEqual(t, out.UserCPU+out.SystemCPU, time.Second)
+			}},
 		{name: "ignores SIGTERM", body: "trap '' TERM; while :; do sleep 1; done", opts: ChildOptions{Limit: 300 * time.Millisecond}, parallel: true, wantStatus: results.StatusTimeout, maxWall: 5 * time.Second},
 		{name: "grandchild keeps pipes open", body: "sleep 100 & " + okResult, wantStatus: results.StatusOK, maxWall: 4 * time.Second},
 		{name: "megabytes on stdout", body: "head -c 30000000 /dev/zero; " + okResult, wantStatus: results.StatusOK},

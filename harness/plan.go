@@ -169,9 +169,10 @@ func runSeed(seed uint64, game string, rep int) uint64 {
 	return binary.BigEndian.Uint64(h[:8]) >> 1 // positive as an int64, for tools that read it so
 }
 
-// Limit is the wall-clock limit of one run: gdl-perf's 240 s for 30 s runs,
-// that is the target plus a grace of 210 s, scaled down for short runs but
-// never under 60 s of grace.
+// Limit is the time limit of one run (ChildOptions.Limit: of wall time,
+// or of CPU time for a run that works on a busy machine): gdl-perf's 240 s
+// for 30 s runs, that is the target plus a grace of 210 s, scaled down for
+// short runs but never under 60 s of grace.
 func Limit(o Options) time.Duration {
 	if o.Rollouts > 0 {
 		return 30 * time.Minute

@@ -315,7 +315,11 @@ type procTracker struct {
 	peakSum, peakOne, reapedMaxRSS int64
 	resident                       int64 // summed VmRSS at the last poll, bytes
 	reapedUser, reapedSys          time.Duration
-	killed                         map[int]uint64 // processes the sweep killed
+	// cpu is the most CPU time the run's processes had used at a poll:
+	// the live ones' (with the children they waited for) and the reaped
+	// orphans'.
+	cpu    time.Duration
+	killed map[int]uint64 // processes the sweep killed
 }
 
 func newProcTracker(root int, token string, record func(pid int, start uint64)) (*procTracker, error) {
@@ -412,6 +416,7 @@ func (t *procTracker) poll(full bool) {
 		t.refresh()
 	}
 	var sum int64
+	var ticks uint64
 	for i := range t.s.entries {
 		e := &t.s.entries[i]
 		if !e.member {
@@ -421,12 +426,14 @@ func (t *procTracker) poll(full bool) {
 			t.reap(e)
 			continue
 		}
+		ticks += e.cpu
 		rss, hwm := t.s.memory(e.pid)
 		sum += rss
 		t.peakOne = max(t.peakOne, hwm)
 	}
 	t.peakSum = max(t.peakSum, sum)
 	t.resident = sum << 10
+	t.cpu = max(t.cpu, time.Duration(ticks)*time.Second/clockTicks+t.reapedUser+t.reapedSys)
 }
 
 // reap waits for a zombie of the run that is the harness's child (an

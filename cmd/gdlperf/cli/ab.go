@@ -160,7 +160,7 @@ func NewCmdAB(streams *IO, runF func(*ABOptions) error) *cobra.Command {
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the rollouts and of the order of the runs")
 	f.IntVar(&opts.Reruns, "reruns", 3, "times a contended run is run again before the game is called inconclusive (busy)")
 	f.Float64Var(&opts.Contended, "contended-below", harness.DefaultContendedBelow, "CPU share of its timed part under which a run is contended")
-	f.DurationVar(&opts.Limit, "limit", 0, "wall-clock limit per run (default: as gdlperf run)")
+	f.DurationVar(&opts.Limit, "limit", 0, "time limit per run, as gdlperf run --limit (default: as gdlperf run)")
 	f.IntVar(&opts.CPU, "cpu", -1, "pin engine processes to this CPU")
 	f.IntVar(&opts.GOMAXPROCS, "gomaxprocs", 0, "GOMAXPROCS for engine processes (0: inherit)")
 	f.StringVar(&opts.BuildCache, "build-cache", "", "where NAME@rev:REV builds are kept (default: ab-builds in $GDLPERF_CACHE or the user cache folder)")

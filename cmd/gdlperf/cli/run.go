@@ -167,7 +167,7 @@ func addRunFlags(f *pflag.FlagSet, opts *RunOptions) {
 	f.Uint64Var(&opts.Seed, "seed", 1, "campaign seed (order of runs and rollout seeds)")
 	f.StringVar(&opts.ResultsDir, "results", "gdlperf-results", "results folder")
 	f.BoolVar(&opts.RetryFailed, "retry-failed", false, "run again the runs that failed before")
-	f.DurationVar(&opts.Limit, "limit", 0, "wall-clock limit per run (default: seconds + a grace, 240s for 30s)")
+	f.DurationVar(&opts.Limit, "limit", 0, "time limit per run: past it in wall time a run is stopped, unless it works at a tenth of a CPU or more (a busy machine), then once it has used it in CPU time (default: seconds + a grace, 240s for 30s)")
 	f.Int64Var(&opts.MemoryLimit, "memory-limit", 0, "resident memory limit per engine process in MiB (0: none)")
 	f.IntVar(&opts.GOMAXPROCS, "gomaxprocs", 0, "GOMAXPROCS for engine processes (0: inherit)")
 	f.IntVar(&opts.CPU, "cpu", -1, "pin engine processes to this CPU")
