@@ -865,8 +865,12 @@ func (nw *network) factor() bool {
 	}
 	var plans []plan
 	keys := map[string]int{}
-	count := map[lit]int{}
+	// count[x] is how many of the candidates read x, for the literals of
+	// counted (cleared after each OR)
+	count := make([]int32, 2*n)
+	var counted []lit
 	var cand []lit
+	var buf []byte
 	for v := 0; v < n; v++ {
 		if nw.kind[v] != kOr || inCycle[v] || len(nw.in[v]) < 2 {
 			continue
@@ -881,17 +885,22 @@ func (nw *network) factor() bool {
 		if len(cand) < 2 {
 			continue
 		}
-		clear(count)
+		counted = counted[:0]
 		for _, l := range cand {
 			for _, x := range nw.in[l>>1] {
+				if count[x] == 0 {
+					counted = append(counted, x)
+				}
 				count[x]++
 			}
 		}
-		a, best := lit(0), 1
-		for x, c := range count {
-			if c > best || c == best && best > 1 && x < a {
+		// the literal most candidates read, the least of equals
+		a, best := lit(0), int32(1)
+		for _, x := range counted {
+			if c := count[x]; c > best || c == best && best > 1 && x < a {
 				a, best = x, c
 			}
+			count[x] = 0
 		}
 		if best < 2 {
 			continue
@@ -908,7 +917,11 @@ func (nw *network) factor() bool {
 					}
 				}
 				slices.Sort(rest)
-				parts = append(parts, fmt.Sprint(rest))
+				buf = buf[:0]
+				for _, x := range rest {
+					buf = strconv.AppendInt(append(buf, ' '), int64(x), 10)
+				}
+				parts = append(parts, string(buf))
 			}
 		}
 		slices.Sort(parts)
