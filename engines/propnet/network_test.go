@@ -1,6 +1,7 @@
 package propnet
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -99,5 +100,53 @@ func TestEliminateSplitsChains(t *testing.T) {
 	require.Greater(t, len(rules), 1, "the chain is split")
 	for _, r := range rules {
 		assert.LessOrEqual(t, len(r.Vars()), 4, "%s joins at most four variables", r)
+	}
+}
+
+// TestOptimiserCopiesOnlySmallSharedGates: once the optimiser finds gates
+// equal and keeps one, the one is read by all that read them; a small one
+// is still copied into its readers (flattened), a large one no longer is
+// (BASE/shogi_ctk's network grew from 545,407 links to over 3 million in
+// the first round, and 30 rounds of factoring brought it back to 2.24
+// million).
+func TestOptimiserCopiesOnlySmallSharedGates(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		width    int
+		maxLinks int
+	}{
+		// five readers of 2 inputs, each with a copy of the gate
+		{"small", 8, 5 * (8 + 1)},
+		// the first reader, met before the others were found equal,
+		// takes the gate's inputs in; the other four read the one gate
+		{"large", maxCopy + 8, (maxCopy + 8) + (maxCopy + 9) + 4*2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			nw, b := handNet()
+			nw.bases[0].next = mkLit(b, true)
+			base := func() lit {
+				n := nw.addNode(kBase, nil, -1)
+				nw.bases = append(nw.bases, baseProp{text: "b", node: n, next: mkLit(n, true), init: litTrue})
+				return mkLit(n, false)
+			}
+			wide := []lit{mkLit(b, false)}
+			for len(wide) < tt.width {
+				wide = append(wide, base())
+			}
+			var outs []goalOut
+			for i := range 5 {
+				w := nw.addNode(kAnd, slices.Clone(wide), -1) // five equal gates
+				p := nw.addNode(kAnd, []lit{mkLit(w, false), base()}, -1)
+				outs = append(outs, goalOut{value: i, ok: true, lit: mkLit(p, false)})
+			}
+			nw.goals = [][]goalOut{outs}
+			nw.terminal = outs[0].lit
+			require.NoError(t, nw.optimise())
+			links := 0
+			for _, ins := range nw.in {
+				links += len(ins)
+			}
+			assert.Equal(t, tt.maxLinks, links, "a copy of the gate in each of the five readers: %d links", 5*(tt.width+1))
+		})
 	}
 }
