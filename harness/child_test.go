@@ -83,11 +83,11 @@ func TestChildFaults(t *testing.T) {
 			}},
 		// Past its limit in wall time, a run that works at a part of a CPU
 		// (here half of one, as on a busy machine) goes on until it has
-		// used the limit in CPU time: this one needs 0.6 s of CPU.
-		{name: "works past the limit at half a CPU", perl: true, body: `perl -MTime::HiRes=sleep -e 'sub cpu { my @t = times; $t[0] + $t[1] } for (;;) { my $t = cpu(); 1 while cpu() < $t + 0.02; sleep 0.02; last if cpu() >= 0.6 }'; ` + okResult,
-			opts: ChildOptions{Limit: time.Second}, wantStatus: results.StatusOK,
+		// used the limit in CPU time: this one needs 1.2 s of CPU.
+		{name: "works past the limit at half a CPU", perl: true, body: `perl -MTime::HiRes=sleep -e 'sub cpu { my @t = times; $t[0] + $t[1] } for (;;) { my $t = cpu(); 1 while cpu() < $t + 0.02; sleep 0.02; last if cpu() >= 1.2 }'; ` + result("version = 1", "millisecondsTaken = 3000", "numStateChanges = 5000", "numRollouts = 100"),
+			opts: ChildOptions{Limit: 2 * time.Second}, wantStatus: results.StatusOK,
 			check: func(t *testing.T, out Outcome) {
-				assert.Greater(t, out.Wall, time.Second, "the run went past its limit in wall time")
+				assert.Greater(t, out.Wall, 2*time.Second, "the run went past its limit in wall time")
 			}},
 		{name: "spins past the limit", perl: true, body: `perl -e '1 while 1'`, opts: ChildOptions{Limit: time.Second}, wantStatus: results.StatusTimeout,
 			wantError: "killed after the time limit of 1s (1", maxWall: 14 * time.Second,
