@@ -352,8 +352,8 @@ func (c *Checker) selfCheck(ctx context.Context, e *Engine, g *Game, gameFile, m
 // times the limit; that is the wall time an engine process is given.
 const (
 	wallFactor = 3
-	waitShare  = 0.1
-	maxWall    = 10 // 1 / waitShare
+	maxWall    = engines.WaitedFactor // as an engine's build budget
+	waitShare  = 1.0 / maxWall
 )
 
 // overLimit reports whether a run bounded by limit of CPU time that has

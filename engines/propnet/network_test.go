@@ -111,9 +111,9 @@ func TestEliminateSplitsChains(t *testing.T) {
 // million).
 func TestOptimiserCopiesOnlySmallSharedGates(t *testing.T) {
 	for _, tt := range []struct {
-		name     string
-		width    int
-		maxLinks int
+		name      string
+		width     int
+		wantLinks int
 	}{
 		// five readers of 2 inputs, each with a copy of the gate
 		{"small", 8, 5 * (8 + 1)},
@@ -146,7 +146,7 @@ func TestOptimiserCopiesOnlySmallSharedGates(t *testing.T) {
 			for _, ins := range nw.in {
 				links += len(ins)
 			}
-			assert.Equal(t, tt.maxLinks, links, "a copy of the gate in each of the five readers: %d links", 5*(tt.width+1))
+			assert.Equal(t, tt.wantLinks, links, "a copy of the gate in each of the five readers: %d links", 5*(tt.width+1))
 		})
 	}
 }
