@@ -34,6 +34,12 @@ func Loop(c *Clock, n int64, play Play) (Stats, error) {
 	}
 	var st Stats
 	start := time.Now()
+	if c != nil {
+		// The run's time counts from its clock's start, so that a run
+		// stopped by its deadline never reports less than its time (a
+		// process preempted between making the clock and this line did).
+		start = c.start
+	}
 	for n < 0 || st.Rollouts < n {
 		steps, stopped, err := play(st.Rollouts, stop)
 		st.StateChanges += steps
@@ -62,6 +68,7 @@ func TimedRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3
 // late.
 type Clock struct {
 	now       func() time.Time
+	start     time.Time // wall time when the clock was made
 	deadline  time.Time
 	every, n  int
 	last      time.Time
@@ -74,7 +81,7 @@ func NewClock(d time.Duration) *Clock { return NewClockFunc(time.Now, d) }
 // NewClockFunc returns the clock of a run of d that reads the time with
 // now (a test's counterfeit time).
 func NewClockFunc(now func() time.Time, d time.Duration) *Clock {
-	return &Clock{now: now, deadline: now().Add(d), every: 1}
+	return &Clock{now: now, start: time.Now(), deadline: now().Add(d), every: 1}
 }
 
 // Over reports whether the time is over; it reads the clock.
