@@ -99,6 +99,10 @@ type network struct {
 	// noPartial: factor takes a shared literal out of an OR only when every
 	// input of the OR shares it (see factor).
 	noPartial bool
+	// acyclic: the last optimisation round found no cyclic component
+	// (simplifying, merging and factoring make none, so factor need not
+	// look for them again).
+	acyclic bool
 }
 
 // clone returns a copy of the network that optimising one leaves the other
@@ -425,9 +429,54 @@ func (nw *network) inCycles(order, start []int32) []bool {
 type optimiser struct {
 	nw   *network
 	repl []lit
-	key  []byte
 	ins  []lit
 	exp  []lit
+	cons consTable
+}
+
+// consTable finds a gate equal to another: of the same kind with the same
+// inputs (an open-addressing table of node numbers, compared with the
+// gates' inputs, so no key is built).
+type consTable struct {
+	nw    *network
+	slots []int32 // node+1, 0 empty
+}
+
+// reset empties the table for up to n gates.
+func (t *consTable) reset(nw *network, n int) {
+	size := 1024
+	for size < 2*n {
+		size *= 2
+	}
+	t.nw = nw
+	if cap(t.slots) >= size {
+		t.slots = t.slots[:size]
+		clear(t.slots)
+	} else {
+		t.slots = make([]int32, size)
+	}
+}
+
+// add returns the gate equal to one of kind k with inputs ins, when the
+// table holds one; else it enters v (whose inputs will be ins) and returns
+// v.
+func (t *consTable) add(k uint8, ins []lit, v int32) int32 {
+	h := uint64(k) + 0x9e3779b97f4a7c15
+	for _, l := range ins {
+		h = (h ^ uint64(l)) * 0x100000001b3
+		h ^= h >> 29
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		m := t.slots[i] - 1
+		if m < 0 {
+			t.slots[i] = v + 1
+			return v
+		}
+		if t.nw.kind[m] == k && slices.Equal(t.nw.in[m], ins) {
+			return m
+		}
+	}
 }
 
 func (o *optimiser) find(l lit) lit {
@@ -548,7 +597,7 @@ func (o *optimiser) round() (bool, error) {
 	}
 	changed := false
 	comp, order, start := nw.sccs()
-	hc := make(map[string]int32, n)
+	o.cons.reset(nw, n)
 	// Fan-out, and the members of cyclic components, for flattening.
 	fanout := make([]int32, n)
 	for _, ins := range nw.in {
@@ -559,6 +608,7 @@ func (o *optimiser) round() (bool, error) {
 	nw.forEachOutput(func(l *lit) { fanout[*l>>1] += 2 })
 	readers := slices.Clone(fanout)
 	inCycle := nw.inCycles(order, start)
+	nw.acyclic = !slices.Contains(inCycle, true)
 	for c := range start {
 		if c&1023 == 1023 {
 			nw.budget.check()
@@ -595,17 +645,12 @@ func (o *optimiser) round() (bool, error) {
 				changed = true
 			}
 			if !cyc {
-				o.key = append(o.key[:0], k)
-				for _, l := range ins {
-					o.key = binary.LittleEndian.AppendUint32(o.key, uint32(l))
-				}
-				if m, dup := hc[string(o.key)]; dup {
+				if m := o.cons.add(k, ins, v); m != v {
 					o.repl[v] = mkLit(m, false)
 					readers[m] += readers[v] // (as above)
 					changed = true
 					continue
 				}
-				hc[string(o.key)] = v
 			}
 			nw.in[v] = append(nw.in[v][:0], ins...)
 		}
@@ -870,8 +915,13 @@ func (nw *network) factor() bool {
 		}
 	}
 	nw.forEachOutput(func(l *lit) { fanout[*l>>1] += 2 })
-	_, order, start := nw.sccs()
-	inCycle := nw.inCycles(order, start)
+	var inCycle []bool
+	if nw.acyclic {
+		inCycle = make([]bool, n)
+	} else {
+		_, order, start := nw.sccs()
+		inCycle = nw.inCycles(order, start)
+	}
 	// First pass: for each OR, the literal to take out, the gates that
 	// share it and the key of the OR they would make.
 	type plan struct {
