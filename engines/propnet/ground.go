@@ -226,7 +226,7 @@ type GroundStats struct {
 
 func (g *grounder) tick() {
 	g.work++
-	if g.work&1023 == 0 {
+	if g.work&4095 == 0 {
 		g.budget.check()
 	}
 }

@@ -395,6 +395,38 @@ func (nw *network) sccs() (comp, order, start []int32) {
 	return comp, order, start
 }
 
+// postorder lists the nodes of an acyclic network in depth-first postorder
+// over their inputs, from node 0 up (each node after its inputs).
+func (nw *network) postorder() []int32 {
+	n := len(nw.kind)
+	seen := make([]bool, n)
+	order := make([]int32, 0, n)
+	type frame struct{ v, i int32 }
+	var frames []frame
+	for s := int32(0); s < int32(n); s++ {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		frames = append(frames, frame{s, 0})
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			if ins := nw.in[f.v]; int(f.i) < len(ins) {
+				w := ins[f.i] >> 1
+				f.i++
+				if !seen[w] {
+					seen[w] = true
+					frames = append(frames, frame{w, 0})
+				}
+				continue
+			}
+			order = append(order, f.v)
+			frames = frames[:len(frames)-1]
+		}
+	}
+	return order
+}
+
 // cyclic reports whether component c (of size size, holding node v) is a
 // cycle: more than one node, or a self-loop.
 func (nw *network) cyclic(size int, v int32) bool {
@@ -436,10 +468,12 @@ type optimiser struct {
 
 // consTable finds a gate equal to another: of the same kind with the same
 // inputs (an open-addressing table of node numbers, compared with the
-// gates' inputs, so no key is built).
+// gates' inputs, so no key is built). Each slot keeps its gate's hash, so
+// that a probe reads a gate's inputs only when the hashes match.
 type consTable struct {
 	nw    *network
-	slots []int32 // node+1, 0 empty
+	slots []int32  // node+1, 0 empty
+	hash  []uint32 // the hash of the slot's gate
 }
 
 // reset empties the table for up to n gates.
@@ -452,8 +486,10 @@ func (t *consTable) reset(nw *network, n int) {
 	if cap(t.slots) >= size {
 		t.slots = t.slots[:size]
 		clear(t.slots)
+		t.hash = t.hash[:size]
 	} else {
 		t.slots = make([]int32, size)
+		t.hash = make([]uint32, size)
 	}
 }
 
@@ -466,14 +502,16 @@ func (t *consTable) add(k uint8, ins []lit, v int32) int32 {
 		h = (h ^ uint64(l)) * 0x100000001b3
 		h ^= h >> 29
 	}
+	h32 := uint32(h >> 32)
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		m := t.slots[i] - 1
 		if m < 0 {
 			t.slots[i] = v + 1
+			t.hash[i] = h32
 			return v
 		}
-		if t.nw.kind[m] == k && slices.Equal(t.nw.in[m], ins) {
+		if t.hash[i] == h32 && t.nw.kind[m] == k && slices.Equal(t.nw.in[m], ins) {
 			return m
 		}
 	}
@@ -516,7 +554,7 @@ func (o *optimiser) simplify(kind uint8, in []lit, self int32) (ins []lit, repl 
 		}
 		ins = append(ins, l)
 	}
-	sort.Slice(ins, func(i, j int) bool { return ins[i] < ins[j] })
+	slices.Sort(ins)
 	w := 0
 	for i, l := range ins {
 		if i > 0 && l == ins[w-1] {
@@ -596,7 +634,20 @@ func (o *optimiser) round() (bool, error) {
 		o.repl[i] = mkLit(int32(i), false)
 	}
 	changed := false
-	comp, order, start := nw.sccs()
+	// The nodes in dependency order, component by component. Once a round
+	// has found no cycle there is none (see acyclic), and every component
+	// is a node: the order is the depth-first postorder, which is the
+	// order Tarjan's algorithm gives an acyclic graph.
+	var comp, order, start []int32
+	var inCycle []bool
+	if nw.acyclic {
+		order = nw.postorder()
+		inCycle = make([]bool, n)
+	} else {
+		comp, order, start = nw.sccs()
+		inCycle = nw.inCycles(order, start)
+		nw.acyclic = !slices.Contains(inCycle, true)
+	}
 	o.cons.reset(nw, n)
 	// Fan-out, and the members of cyclic components, for flattening.
 	fanout := make([]int32, n)
@@ -607,18 +658,26 @@ func (o *optimiser) round() (bool, error) {
 	}
 	nw.forEachOutput(func(l *lit) { fanout[*l>>1] += 2 })
 	readers := slices.Clone(fanout)
-	inCycle := nw.inCycles(order, start)
-	nw.acyclic = !slices.Contains(inCycle, true)
-	for c := range start {
+	components := len(start)
+	if start == nil {
+		components = len(order)
+	}
+	for c := range components {
 		if c&1023 == 1023 {
 			nw.budget.check()
 		}
-		end := int32(len(order))
-		if c+1 < len(start) {
-			end = start[c+1]
+		var members []int32
+		cyc := false
+		if start == nil {
+			members = order[c : c+1]
+		} else {
+			end := int32(len(order))
+			if c+1 < len(start) {
+				end = start[c+1]
+			}
+			members = order[start[c]:end]
+			cyc = nw.cyclic(len(members), members[0])
 		}
-		members := order[start[c]:end]
-		cyc := nw.cyclic(len(members), members[0])
 		for _, v := range members {
 			k := nw.kind[v]
 			if k != kAnd && k != kOr {
@@ -849,7 +908,10 @@ func (nw *network) optimise() error {
 // x)) :- (does xplayer (mark ?x ?y)) (true (cell ?x ?y b)) then reads the
 // move alone.
 func (nw *network) impliedByMoves() bool {
-	implied := map[lit][]lit{}
+	// implied[v-1] are the literals implied by input node v, where
+	// which[v] = v's index+1 (0: not an input with implications)
+	which := make([]int32, len(nw.kind))
+	var implied [][]lit
 	for _, mp := range nw.pairs {
 		if mp.input < 0 {
 			continue
@@ -864,20 +926,28 @@ func (nw *network) impliedByMoves() bool {
 			ls = append(ls, l)
 		}
 		if len(ls) > 0 {
-			implied[mkLit(mp.input, false)] = ls
+			if which[mp.input] == 0 {
+				implied = append(implied, ls)
+				which[mp.input] = int32(len(implied))
+			} else {
+				implied[which[mp.input]-1] = ls
+			}
 		}
 	}
 	if len(implied) == 0 {
 		return false
 	}
 	changed := false
+	var drop []lit
 	for v, ins := range nw.in {
 		if nw.kind[v] != kAnd {
 			continue
 		}
-		var drop []lit
+		drop = drop[:0]
 		for _, l := range ins {
-			drop = append(drop, implied[l]...)
+			if l&1 == 0 && which[l>>1] != 0 {
+				drop = append(drop, implied[which[l>>1]-1]...)
+			}
 		}
 		if len(drop) == 0 {
 			continue

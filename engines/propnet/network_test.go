@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gdlperf/gdlperf/engines/builtingames"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -147,6 +148,40 @@ func TestOptimiserCopiesOnlySmallSharedGates(t *testing.T) {
 				links += len(ins)
 			}
 			assert.Equal(t, tt.wantLinks, links, "a copy of the gate in each of the five readers: %d links", 5*(tt.width+1))
+		})
+	}
+}
+
+// TestPostorderIsTarjansOrderWhenAcyclic pins the order an optimisation
+// round visits the nodes of an acyclic network in (the postorder, which
+// the round takes once a round has found no cycle) to the order of its
+// strongly connected components: with another order the round would keep
+// other gates of equal ones and number the network differently.
+func TestPostorderIsTarjansOrderWhenAcyclic(t *testing.T) {
+	for _, name := range []string{"tictactoe", "connectfour", "breakthrough"} {
+		t.Run(name, func(t *testing.T) {
+			bg, ok := builtingames.Get(name)
+			require.True(t, ok)
+			g, err := gdl.Load(bg.File, bg.Rules)
+			require.NoError(t, err)
+			b := newBudget(Options{}, nil)
+			gr, err := ground(g, b)
+			require.NoError(t, err)
+			nw := buildNetwork(gr, g, b)
+			o := &optimiser{nw: nw}
+			for round := 0; ; round++ {
+				if _, order, start := nw.sccs(); nw.acyclic {
+					require.Len(t, start, len(nw.kind), "round %d: every component one node", round)
+					require.Equal(t, order, nw.postorder(), "round %d", round)
+				}
+				changed, err := o.round()
+				require.NoError(t, err)
+				if !changed || round == 5 {
+					require.True(t, nw.acyclic, "the game's network has no cycle")
+					require.Positive(t, round, "compared after a round")
+					break
+				}
+			}
 		})
 	}
 }
