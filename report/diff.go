@@ -165,7 +165,7 @@ func (d *Diff) RunsNeeded() int {
 	n := 0
 	for _, t := range d.Tables {
 		for _, g := range t.Games {
-			if g.Verdict == Inconclusive && g.A.Measured() && g.B.Measured() {
+			if g.Verdict == Inconclusive && g.A.Measured() && g.B.Measured() && g.TreeBound("", "") == "" {
 				n = max(n, RunsNeeded(thresholds.CompareAlpha, g.Tests))
 			}
 		}
@@ -632,6 +632,8 @@ func verdict(g *PairGame, noise float64) Verdict {
 		return Failing
 	case g.Outcome.Wrong():
 		return Same
+	case g.TreeBound("new", "old") != "":
+		return Inconclusive
 	case !g.Testable:
 		return Inconclusive
 	case g.Sign > 0 && g.Lo > 1+noise:
@@ -756,7 +758,10 @@ func writeInconclusive(w io.Writer, games []DiffGame) {
 		if g.Verdict != Inconclusive {
 			continue
 		}
-		why := g.Needs("new", "old")
+		why := g.TreeBound("new", "old")
+		if why == "" {
+			why = g.Needs("new", "old")
+		}
 		if why == "" {
 			why = g.Outcome.Describe("new", "old")
 		}

@@ -34,7 +34,7 @@ func setupMeasures(s Setup) string {
 		}
 		return ""
 	case "uct":
-		return "state changes per second of the uct search (tree expansions and playout steps); rollouts/s is its iterations per second"
+		return "state changes per second of the uct search (tree expansions and playout steps); rollouts/s is its iterations per second. Where the runs made under one state change per iteration, the tree held most of the game and the rate measures the search more than the engine (said where it happens)"
 	case "pns":
 		return "state changes per second of the proof-number search (every child state expanded)"
 	case "minimax":

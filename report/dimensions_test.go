@@ -312,3 +312,57 @@ func TestFixedWorkSetupSaysWhatItMeasures(t *testing.T) {
 	}
 	assert.NotContains(t, string(renderFixture(t).Page("index.html")), "played as a trace plays them")
 }
+
+// A uct cell whose runs made under one state change per iteration is
+// tree-bound: the game page says which engines' uct rates measure the
+// search more than the engine, and the engine page marks the rate; a game
+// whose playouts dominate gets neither.
+func TestUCTTreeBoundIsSaid(t *testing.T) {
+	rows := rt.DimensionRows()
+	bound := rt.BuiltinTicTacToe
+	other := ""
+	for i := range rows {
+		r := &rows[i]
+		if r.Workload != "uct" {
+			continue
+		}
+		if r.GameKey == bound {
+			r.Rollouts = r.StateChanges * 10 // 0.1 state changes per iteration
+		} else {
+			other = r.GameKey
+		}
+	}
+	require.NotEmpty(t, other)
+	s, err := Render(rows)
+	require.NoError(t, err)
+	note := "made under one state change per iteration (0.10, medians)"
+	page := string(s.Page(gameHref(bound)))
+	uct := page[strings.Index(page, "workload uct"):]
+	assert.Contains(t, uct, "The uct runs of propnet@2-bbb, prover@1-aaa "+note)
+	assert.NotContains(t, page[:strings.Index(page, "workload uct")], note, "only the uct section says it")
+	assert.NotContains(t, string(s.Page(gameHref(other))), "made under one state change per iteration (")
+	eng := string(s.Page(engineHref(Version{"propnet", "2-bbb"})))
+	assert.Equal(t, 1, strings.Count(eng, `<span class="warn" title="0.10 state changes per iteration: most uct iterations walked a tree`), "the bound game's uct rate, and only it, is marked")
+
+	// compare: no verdict on the bound game, said with why; the other
+	// games' verdicts stand.
+	var uctRows []results.Row
+	for _, r := range rows {
+		if r.Workload == "uct" {
+			uctRows = append(uctRows, r)
+		}
+	}
+	d, err := CompareSides(Side{Label: "prover", Rows: rt.Filter(uctRows, "prover", "1-aaa")}, Side{Label: "propnet", Rows: rt.Filter(uctRows, "propnet", "2-bbb")}, DiffOptions{Noise: 0.02})
+	require.NoError(t, err)
+	require.Len(t, d.Tables, 1)
+	got := map[string]Verdict{}
+	for _, g := range d.Tables[0].Games {
+		got[g.Game] = g.Verdict
+	}
+	assert.Equal(t, Inconclusive, got[bound])
+	assert.Equal(t, Faster, got[other])
+	assert.Zero(t, d.RunsNeeded(), "more runs would not help")
+	var b strings.Builder
+	require.NoError(t, d.WriteText(&b))
+	assert.Contains(t, b.String(), "inconclusive "+bound+": the uct runs made under one state change per iteration (new 0.10, old 0.10): the tree holds most of the game")
+}

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
+	"github.com/gdlperf/gdlperf/engines/workload"
 	"github.com/gdlperf/gdlperf/results"
 )
 
@@ -75,9 +76,14 @@ type Cell struct {
 	// verdicts. 0 when no ok run reported its CPU time.
 	AnyCPURate float64
 
-	Rollouts   float64 // median rollouts per second of the measured runs
-	InitMs     float64 // median init milliseconds of the measured runs; -1 when not reported
-	PeakRSSKiB int64   // highest peak RSS of the runs; 0 when not reported
+	Rollouts float64 // median rollouts per second of the measured runs
+
+	// PerIteration is, for a uct cell, the median state changes per
+	// iteration of the measured runs; -1 for other cells. Under one (see
+	// TreeBound), most iterations asked the engine nothing.
+	PerIteration float64
+	InitMs       float64 // median init milliseconds of the measured runs; -1 when not reported
+	PeakRSSKiB   int64   // highest peak RSS of the runs; 0 when not reported
 
 	// Wrong says that the version disagreed with the reference on this
 	// game: a run has status wrong (it failed the correctness check), or a
@@ -359,8 +365,9 @@ func sortedKeys[K cmp.Ordered](m map[K]bool) []K {
 
 // compute fills the statistics of c from its runs.
 func (c *Cell) compute() {
-	var rates, cpuRates, anyCPURates, rollouts, inits []float64
+	var rates, cpuRates, anyCPURates, rollouts, inits, perIt []float64
 	reported := false
+	c.PerIteration = -1
 	for _, r := range c.Runs {
 		c.PeakRSSKiB = max(c.PeakRSSKiB, r.PeakRSSKiB)
 		if r.Status == results.StatusWrong {
@@ -386,6 +393,9 @@ func (c *Cell) compute() {
 			ro = float64(r.Rollouts) * 1000 / float64(r.MillisecondsTaken)
 		}
 		rollouts = append(rollouts, ro)
+		if c.Setup.Workload == workload.UCT && r.Rollouts > 0 {
+			perIt = append(perIt, float64(r.StateChanges)/float64(r.Rollouts))
+		}
 		inits = append(inits, float64(r.InitMilliseconds))
 		if r.InitMilliseconds > 0 || r.PeakRSSKiB > 0 {
 			reported = true
@@ -404,10 +414,22 @@ func (c *Cell) compute() {
 	c.sample = benchmath.NewSample(rates, &thresholds)
 	c.Rate = benchmath.AssumeNothing.Summary(c.sample, Confidence)
 	c.Rollouts = median(rollouts)
+	if len(perIt) > 0 {
+		c.PerIteration = median(perIt)
+	}
 	if reported {
 		c.InitMs = median(inits)
 	}
 }
+
+// TreeBound says that c is a uct cell whose runs made under one state
+// change per iteration (the median): most iterations walked a tree that
+// holds most of the game (every iteration that reaches a node the tree
+// lacks adds it with one state change and plays out from it), so the
+// search's own bookkeeping, not the engine, set the rate. On such a game
+// the engines' uct rates come out alike whatever their speeds (BASE/
+// ticTacToe and knightsTour, 5 s runs).
+func (c *Cell) TreeBound() bool { return c.PerIteration >= 0 && c.PerIteration < 1 }
 
 // median is benchmath's median of xs (which it sorts).
 func median(xs []float64) float64 {

@@ -47,11 +47,14 @@ type engineGameRow struct {
 	ErrorRate                         string
 	Failed                            bool
 	Wrong                             bool // disagreed with the reference: the rate is struck out
-	Check                             verdictStyle
-	CheckTitle                        string
-	Rank                              string
-	Speedup, Interval, P              string
-	SpeedupClass                      string
+	// TreeBound explains a uct rate of under one state change per
+	// iteration (Cell.TreeBound), "" otherwise.
+	TreeBound            string
+	Check                verdictStyle
+	CheckTitle           string
+	Rank                 string
+	Speedup, Interval, P string
+	SpeedupClass         string
 }
 
 type errorRow struct {
@@ -110,6 +113,9 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 			if c.Measured() {
 				row.Rate, row.Spread = FormatRate(c.Rate.Center), spread(c)
 				row.Rollouts, row.Init = FormatRate(c.Rollouts), FormatMs(c.InitMs)
+				if c.TreeBound() {
+					row.TreeBound = fmt.Sprintf("%.2f state changes per iteration: most uct iterations walked a tree that holds most of this game and asked the engine nothing; the rate measures the search more than the engine", c.PerIteration)
+				}
 				if c.Wrong {
 					row.Rank = "—"
 					em.WrongGames = append(em.WrongGames, gameLink(g))

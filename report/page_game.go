@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"html/template"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -39,6 +40,9 @@ type gameMachine struct {
 	// transform of the setup, side by side (on the untransformed section).
 	Transforms *gameTransformsView
 	UCT        *uctView // the uct chart of a uct section
+	// TreeBound says which engines' uct runs made under one state change
+	// per iteration (Cell.TreeBound); "" when none did.
+	TreeBound string
 }
 
 type gameEngineRow struct {
@@ -150,6 +154,7 @@ func (b *builder) gamePage(game string) (Page, error) {
 			}
 			gm.Ranked = append(gm.Ranked, row)
 		}
+		gm.TreeBound = treeBoundNote(cells)
 		if len(bars) > 0 {
 			gm.Chart = barChart("state changes per second of each engine on "+plain(game), bars, "state changes per second", false, 0, "",
 				[]legendItem{{"median", barThumb{colBar}}, {"interval", whiskerThumb{}}})
@@ -193,6 +198,27 @@ func (b *builder) gamePage(game string) (Page, error) {
 		v.Machines = append(v.Machines, gm)
 	}
 	return render(gameHref(game), "game", &pageData{Title: game, Rows: b.c.Runs, Crumbs: []link{{Text: "game " + game}}, Body: v})
+}
+
+// treeBoundNote says which of cells (of a uct section) are tree-bound, and
+// what that means for their rates; "" when none is.
+func treeBoundNote(cells []*Cell) string {
+	var names []string
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range cells {
+		if c.Measured() && c.TreeBound() {
+			names = append(names, c.Version.String())
+			lo, hi = min(lo, c.PerIteration), max(hi, c.PerIteration)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	per := strconv.FormatFloat(lo, 'f', 2, 64)
+	if hi-lo >= 0.005 {
+		per += " to " + strconv.FormatFloat(hi, 'f', 2, 64)
+	}
+	return fmt.Sprintf("The uct runs of %s made under one state change per iteration (%s, medians): most iterations walked a tree that holds most of this game and asked the engine nothing, so these rates measure the search more than the engine, and engines of very different speeds come out alike. To compare engines here, use a larger game or fixed iterations (--uct-iterations N) few enough that the tree does not hold the game.", strings.Join(names, ", "), per)
 }
 
 // ---- correctness ----

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
 )
@@ -115,6 +116,26 @@ func (g *PairGame) Needs(a, b string) string {
 	}
 	return fmt.Sprintf("needs at least %d ok runs per side%s; has %d (%s) and %d (%s)",
 		RunsNeeded(thresholds.CompareAlpha, g.Tests), overGames(g.Tests), g.A.Kept(), a, g.B.Kept(), b)
+}
+
+// TreeBound says why no verdict on speed holds on a uct game where a side
+// made under one state change per iteration (Cell.TreeBound); "" when
+// neither did. Its rate is the search's more than the engine's, so two
+// versions come out alike whatever their engines' speeds.
+func (g *PairGame) TreeBound(a, b string) string {
+	var sides []string
+	for _, x := range []struct {
+		c    *Cell
+		name string
+	}{{g.A, a}, {g.B, b}} {
+		if x.c.Measured() && x.c.TreeBound() {
+			sides = append(sides, fmt.Sprintf("%s %.2f", x.name, x.c.PerIteration))
+		}
+	}
+	if len(sides) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the uct runs made under one state change per iteration (%s): the tree holds most of the game and the rate measures the search, not the engine; compare fixed iterations the tree does not fill, or a larger game", strings.Join(sides, ", "))
 }
 
 // overGames says what a number of runs needed depends on: "" for one
