@@ -165,7 +165,7 @@ func (d *Diff) RunsNeeded() int {
 	n := 0
 	for _, t := range d.Tables {
 		for _, g := range t.Games {
-			if g.Verdict == Inconclusive && g.A.Measured() && g.B.Measured() && g.TreeBound("", "") == "" {
+			if g.Verdict == Inconclusive && g.A.Measured() && g.B.Measured() && g.TreeBoundWhy("", "") == "" {
 				n = max(n, RunsNeeded(thresholds.CompareAlpha, g.Tests))
 			}
 		}
@@ -632,7 +632,7 @@ func verdict(g *PairGame, noise float64) Verdict {
 		return Failing
 	case g.Outcome.Wrong():
 		return Same
-	case g.TreeBound("new", "old") != "":
+	case g.TreeBoundWhy("new", "old") != "":
 		return Inconclusive
 	case !g.Testable:
 		return Inconclusive
@@ -758,7 +758,7 @@ func writeInconclusive(w io.Writer, games []DiffGame) {
 		if g.Verdict != Inconclusive {
 			continue
 		}
-		why := g.TreeBound("new", "old")
+		why := g.TreeBoundWhy("new", "old")
 		if why == "" {
 			why = g.Needs("new", "old")
 		}

@@ -315,8 +315,9 @@ func TestFixedWorkSetupSaysWhatItMeasures(t *testing.T) {
 
 // A uct cell whose runs made under one state change per iteration is
 // tree-bound: the game page says which engines' uct rates measure the
-// search more than the engine, and the engine page marks the rate; a game
-// whose playouts dominate gets neither.
+// search more than the engine, and the engine page marks the rate; the
+// pair page and compare give no verdict on it and leave it out of their
+// summaries; a game whose playouts dominate gets none of this.
 func TestUCTTreeBoundIsSaid(t *testing.T) {
 	rows := rt.DimensionRows()
 	bound := rt.BuiltinTicTacToe
@@ -343,6 +344,13 @@ func TestUCTTreeBoundIsSaid(t *testing.T) {
 	assert.NotContains(t, string(s.Page(gameHref(other))), "made under one state change per iteration (")
 	eng := string(s.Page(engineHref(Version{"propnet", "2-bbb"})))
 	assert.Equal(t, 1, strings.Count(eng, `<span class="warn" title="0.10 state changes per iteration: most uct iterations walked a tree`), "the bound game's uct rate, and only it, is marked")
+
+	// The pair page shows its ratio but leaves it out of the summary.
+	pair := string(s.Page(pairHref(versionPair{Version{"propnet", "2-bbb"}, Version{"prover", "1-aaa"}})))
+	pair = pair[strings.Index(pair, "workload uct"):]
+	assert.Contains(t, pair, "over the same 2 games")
+	assert.Contains(t, pair, "the uct runs made under one state change per iteration: the tree holds most of the game and the rate measures the search, not the engine")
+	assert.Contains(t, pair, "no verdict: the uct runs made under one state change per iteration (propnet@2-bbb 0.10, prover@1-aaa 0.10)")
 
 	// compare: no verdict on the bound game, said with why; the other
 	// games' verdicts stand.

@@ -52,8 +52,8 @@ func (b *builder) pairPage(vp versionPair) (Page, error) {
 				if g.Outcome == OnlyA || g.Outcome == OnlyB {
 					row.Class = ""
 				}
-			case g.TreeBound(vp.A.String(), vp.B.String()) != "":
-				row.Verdict = "no verdict: " + g.TreeBound(vp.A.String(), vp.B.String())
+			case g.TreeBoundWhy(vp.A.String(), vp.B.String()) != "":
+				row.Verdict = "no verdict: " + g.TreeBoundWhy(vp.A.String(), vp.B.String())
 			case g.Sign > 0:
 				row.Verdict, row.Class = "faster", "good"
 			case g.Sign < 0:

@@ -29,11 +29,12 @@ const (
 	ContendedA                   // A ran ok, but every ok run of it was contended
 	ContendedB                   // B ran ok, but every ok run of it was contended
 	ContendedBoth                // both, every ok run contended
+	TreeBound                    // a uct game where a side's runs made under one state change per iteration (Cell.TreeBound)
 )
 
 // exclusionOrder is the order in which excluded games are listed: wrong
 // answers first.
-var exclusionOrder = []Outcome{WrongA, WrongB, WrongBoth, ContendedA, ContendedB, ContendedBoth, ZeroA, ZeroB, ZeroBoth, FailA, FailB, FailBoth, OnlyA, OnlyB}
+var exclusionOrder = []Outcome{WrongA, WrongB, WrongBoth, ContendedA, ContendedB, ContendedBoth, TreeBound, ZeroA, ZeroB, ZeroBoth, FailA, FailB, FailBoth, OnlyA, OnlyB}
 
 // Wrong says whether a side of the game disagreed with the reference.
 func (o Outcome) Wrong() bool { return o == WrongA || o == WrongB || o == WrongBoth }
@@ -70,6 +71,8 @@ func (o Outcome) Describe(a, b string) string {
 		return fmt.Sprintf("every ok run of %s was contended (preempted: too little of a CPU)", b)
 	case ContendedBoth:
 		return fmt.Sprintf("every ok run of both was contended (preempted: too little of a CPU)")
+	case TreeBound:
+		return "the uct runs made under one state change per iteration: the tree holds most of the game and the rate measures the search, not the engine"
 	}
 	return "compared"
 }
@@ -118,11 +121,11 @@ func (g *PairGame) Needs(a, b string) string {
 		RunsNeeded(thresholds.CompareAlpha, g.Tests), overGames(g.Tests), g.A.Kept(), a, g.B.Kept(), b)
 }
 
-// TreeBound says why no verdict on speed holds on a uct game where a side
+// TreeBoundWhy says why no verdict on speed holds on a uct game where a side
 // made under one state change per iteration (Cell.TreeBound); "" when
 // neither did. Its rate is the search's more than the engine's, so two
 // versions come out alike whatever their engines' speeds.
-func (g *PairGame) TreeBound(a, b string) string {
+func (g *PairGame) TreeBoundWhy(a, b string) string {
 	var sides []string
 	for _, x := range []struct {
 		c    *Cell
@@ -201,6 +204,9 @@ func compareCells(game string, a, b *Cell) PairGame {
 	default:
 		g.Outcome = Compared
 		g.Ratio = ca / cb
+		if a.TreeBound() || b.TreeBound() {
+			g.Outcome = TreeBound // the ratio is shown, not counted
+		}
 	}
 	if g.Outcome != ZeroBoth {
 		g.Lo, g.Hi = ratioCI(a.Rates(), b.Rates(), Confidence)
@@ -220,7 +226,7 @@ func adjust(games []PairGame) {
 	tests := 0
 	for i := range games {
 		ps[i] = math.NaN()
-		if g := &games[i]; g.A.Measured() && g.B.Measured() && !g.Outcome.Wrong() {
+		if g := &games[i]; g.A.Measured() && g.B.Measured() && !g.Outcome.Wrong() && g.Outcome != TreeBound {
 			ps[i] = g.Cmp.P
 			tests++
 		}
@@ -331,7 +337,7 @@ func Summarize(games []PairGame, a, b string) PairSummary {
 		case FailBoth:
 			s.BothFailed = append(s.BothFailed, g.Game)
 		}
-		if g.A.Measured() && g.B.Measured() && !g.Outcome.Wrong() {
+		if g.A.Measured() && g.B.Measured() && !g.Outcome.Wrong() && g.Outcome != TreeBound {
 			ca, cb := g.A.Rate.Center, g.B.Rate.Center
 			switch {
 			case ca > cb:
