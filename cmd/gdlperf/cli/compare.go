@@ -26,7 +26,9 @@ const ExitNewFailures = 4
 // ExitInconclusive is compare's exit code when no game regressed but some
 // game could not be judged: its sides have too few ok, uncontended runs for
 // the U test to ever be significant (after the adjustment over the games),
-// or every ok run of a side was contended. It is never 0, so that CI
+// every ok run of a side was contended, or it is a uct game whose runs made
+// under one state change per iteration (report.Cell.TreeBound: the rate
+// measures the search, not the engine). It is never 0, so that CI
 // cannot pass on a comparison that could not have failed.
 const ExitInconclusive = 5
 
