@@ -165,7 +165,7 @@ func (d *Diff) RunsNeeded() int {
 	n := 0
 	for _, t := range d.Tables {
 		for _, g := range t.Games {
-			if g.Verdict == Inconclusive && g.A.Measured() && g.B.Measured() && g.TreeBoundWhy("", "") == "" {
+			if g.Verdict == Inconclusive && g.A.Measured() && g.B.Measured() && g.Outcome != TreeBound {
 				n = max(n, RunsNeeded(thresholds.CompareAlpha, g.Tests))
 			}
 		}
@@ -632,7 +632,7 @@ func verdict(g *PairGame, noise float64) Verdict {
 		return Failing
 	case g.Outcome.Wrong():
 		return Same
-	case g.TreeBoundWhy("new", "old") != "":
+	case g.Outcome == TreeBound:
 		return Inconclusive
 	case !g.Testable:
 		return Inconclusive

@@ -52,7 +52,7 @@ func (b *builder) pairPage(vp versionPair) (Page, error) {
 				if g.Outcome == OnlyA || g.Outcome == OnlyB {
 					row.Class = ""
 				}
-			case g.TreeBoundWhy(vp.A.String(), vp.B.String()) != "":
+			case g.Outcome == TreeBound:
 				row.Verdict = "no verdict: " + g.TreeBoundWhy(vp.A.String(), vp.B.String())
 			case g.Sign > 0:
 				row.Verdict, row.Class = "faster", "good"

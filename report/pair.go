@@ -121,22 +121,21 @@ func (g *PairGame) Needs(a, b string) string {
 		RunsNeeded(thresholds.CompareAlpha, g.Tests), overGames(g.Tests), g.A.Kept(), a, g.B.Kept(), b)
 }
 
-// TreeBoundWhy says why no verdict on speed holds on a uct game where a side
-// made under one state change per iteration (Cell.TreeBound); "" when
-// neither did. Its rate is the search's more than the engine's, so two
-// versions come out alike whatever their engines' speeds.
+// TreeBoundWhy says why a game of outcome TreeBound has no verdict, with
+// each tree-bound side's state changes per iteration; "" for another
+// outcome.
 func (g *PairGame) TreeBoundWhy(a, b string) string {
+	if g.Outcome != TreeBound {
+		return ""
+	}
 	var sides []string
 	for _, x := range []struct {
 		c    *Cell
 		name string
 	}{{g.A, a}, {g.B, b}} {
-		if x.c.Measured() && x.c.TreeBound() {
+		if x.c.TreeBound() {
 			sides = append(sides, fmt.Sprintf("%s %.2f", x.name, x.c.PerIteration))
 		}
-	}
-	if len(sides) == 0 {
-		return ""
 	}
 	return fmt.Sprintf("the uct runs made under one state change per iteration (%s): the tree holds most of the game and the rate measures the search, not the engine; compare fixed iterations the tree does not fill, or a larger game", strings.Join(sides, ", "))
 }
