@@ -30,13 +30,14 @@ type Machine struct {
 	val   []uint8  // scratch for cyclic components
 	work2 []int32  // scratch for cyclic components
 
-	stack   []int32 // pending nodes: stack[:sp]; len(stack) is its capacity
-	sp      int
-	dirty   []uint64 // cyclic components to recompute
-	ndirty  int
-	cur     *state
-	curBits []uint64
-	moves   []int32 // current input move per role, or -1
+	stack     []int32 // pending nodes: stack[:sp]; len(stack) is its capacity
+	sp        int
+	dirty     []uint64 // cyclic components to recompute
+	ndirty    int
+	cur       *state
+	curBits   []uint64
+	diffWords []int32 // scratch of moveTo
+	moves     []int32 // current input move per role, or -1
 
 	// Bits kept by triggers: tbits[:words] is the next state, the rest one
 	// bit per move pair, set when its legal proposition holds (without its
@@ -45,7 +46,6 @@ type Machine struct {
 	nextBits []uint64
 	legalBuf []engines.Move // role r's legal moves are built in legalBuf[roleStart[r]:]
 	joint    []engines.Move // Rollout's joint move
-	nextBuf  []uint64       // Rollout's next state
 
 	slab    []uint64 // words for the next states
 	words   int      // words per state (at least one)
@@ -68,17 +68,27 @@ type Machine struct {
 	gout   []uint8 // the output successors have seen
 	gstack []int32
 
+	// The armed lists of the deferred sources (program.deferGate): source
+	// k's armed gates are armed[srcAt[k]:srcAt[k]+armedLen[k]], and gate j
+	// is at armedPos[j] there while armed.
+	armed    []int32
+	armedLen []int32
+	armedPos []int32
+
 	regs    drainRegs
 	goDrain bool // drain with drainFastGo, not drainFast (for tests)
 }
 
 type snapshot struct {
-	noMoves bool // taken before any move was played
-	cnt     []uint32
-	out     []uint8
-	tbits   []uint64
-	moves   []int32
-	bytes   int
+	noMoves  bool // taken before any move was played
+	cnt      []uint32
+	out      []uint8
+	tbits    []uint64
+	moves    []int32
+	armed    []int32
+	armedLen []int32
+	armedPos []int32
+	bytes    int
 }
 
 var _ engines.Machine = (*Machine)(nil)
@@ -94,6 +104,9 @@ func newMachine(p *program, mode Mode) *Machine {
 		tbits:    make([]uint64, p.words+(len(p.pairs)+63)/64),
 		legalBuf: make([]engines.Move, len(p.pairs)),
 		moves:    make([]int32, len(p.roles)),
+		armed:    make([]int32, len(p.deferGate)),
+		armedLen: make([]int32, len(p.srcAt)-1),
+		armedPos: make([]int32, len(p.deferGate)),
 	}
 	for r := range m.moves {
 		m.moves[r] = -1
@@ -131,6 +144,16 @@ func (m *Machine) reset() {
 			}
 		default:
 			m.cnt[v] = uint32(m.out[v]) << 31
+		}
+	}
+	// A deferred gate counts its deferred input only while armed.
+	for k := range m.armedLen {
+		m.armedLen[k] = 0
+	}
+	for j, g := range p.deferGate {
+		m.cnt[g] -= uint32(m.out[p.deferLit[j]>>1] ^ uint8(p.deferLit[j]&1))
+		if m.out[p.armLit[j]>>1]^uint8(p.armLit[j]&1) == 1 {
+			m.arm(int32(j))
 		}
 	}
 	for i := range m.tbits {
@@ -490,11 +513,17 @@ func drainFastGo(r *drainRegs) int32 {
 	return -1
 }
 
-// fire runs node c's successors in cyclic components and its triggers; d
-// is +1 or -1, the change of c's output.
+// fire runs node c's successors in cyclic components, its deferred
+// edges and its triggers; d is +1 or -1, the change of c's output.
 func (m *Machine) fire(c int32, d uint32) {
 	p := m.p
-	if p.flags[c]&1 != 0 {
+	if f := p.flags[c]; f&1 != 0 {
+		if f&32 != 0 {
+			m.deferredEdges(c, d)
+		}
+		if f&64 != 0 {
+			m.armEdges(c)
+		}
 		m.sccEdges(c, d)
 	}
 	tbits := m.tbits
@@ -502,6 +531,70 @@ func (m *Machine) fire(c int32, d uint32) {
 		b := x >> 1
 		tbits[b>>6] ^= 1 << (b & 63)
 	}
+}
+
+// deferredEdges tells the armed gates of deferred source c that it
+// changed by d, and pushes those whose output flipped.
+func (m *Machine) deferredEdges(c int32, d uint32) {
+	p := m.p
+	k := p.srcK[c]
+	lo := p.srcAt[k]
+	armed := m.armed[lo : lo+m.armedLen[k]]
+	m.reserve(len(armed))
+	m.work += int64(len(armed))
+	for _, j := range armed {
+		g := p.deferGate[j]
+		n := -(uint32(p.deferLit[j]) & 1)
+		old := m.cnt[g]
+		nv := old + (d ^ n) - n
+		m.cnt[g] = nv
+		m.stack[m.sp] = g
+		m.sp += int((old ^ nv) >> 31)
+	}
+}
+
+// armEdges arms or disarms the deferred gates whose other input is node c,
+// which just changed: an armed gate counts its deferred input's seen
+// value, a disarmed one does not.
+func (m *Machine) armEdges(c int32) {
+	p := m.p
+	js := p.armSucc[p.armStart[c]:p.armStart[c+1]]
+	m.reserve(len(js))
+	m.work += int64(len(js))
+	for _, j := range js {
+		g := p.deferGate[j]
+		old := m.cnt[g]
+		if m.out[c]^uint8(p.armLit[j]&1) == 1 {
+			m.arm(j)
+		} else {
+			m.disarm(j)
+		}
+		m.stack[m.sp] = g
+		m.sp += int((old ^ m.cnt[g]) >> 31)
+	}
+}
+
+// arm adds deferred gate j to its source's armed list and its deferred
+// input's seen value to its counter; disarm undoes it.
+func (m *Machine) arm(j int32) {
+	p := m.p
+	k := p.jSrc[j]
+	m.armedPos[j] = m.armedLen[k]
+	m.armed[p.srcAt[k]+m.armedLen[k]] = j
+	m.armedLen[k]++
+	l := p.deferLit[j]
+	m.cnt[p.deferGate[j]] += uint32(m.out[l>>1] ^ uint8(l&1))
+}
+
+func (m *Machine) disarm(j int32) {
+	p := m.p
+	k := p.jSrc[j]
+	m.armedLen[k]--
+	last := m.armed[p.srcAt[k]+m.armedLen[k]]
+	m.armed[p.srcAt[k]+m.armedPos[j]] = last
+	m.armedPos[last] = m.armedPos[j]
+	l := p.deferLit[j]
+	m.cnt[p.deferGate[j]] -= uint32(m.out[l>>1] ^ uint8(l&1))
 }
 
 // recompute finds the least fixed point of cyclic component k for its
@@ -589,25 +682,32 @@ func (m *Machine) setState(s *state) {
 }
 
 // moveTo sets the bases to sb, propagates, and keeps the running mean of
-// the work a base change costs.
+// the work a base change costs. sb is read before anything propagates (it
+// may be nextBits). The words that differ are found in one pass (a state
+// of pancakes88 has 631 words, of which a step changes two or three).
 func (m *Machine) moveTo(sb []uint64) {
 	before := m.work
 	changed := 0
+	diff := m.diffWords[:0]
 	for w, x := range m.curBits {
-		changed += bits.OnesCount64(x ^ sb[w])
+		if d := x ^ sb[w]; d != 0 {
+			diff = append(diff, int32(w))
+			changed += bits.OnesCount64(d)
+		}
 	}
+	m.diffWords = diff
 	m.reserve(changed)
 	// Bases that go off are pushed first, those that come on popped first
 	// (as for the moves in Next).
 	base := m.p.baseNode
-	for w, x := range m.curBits {
-		for d := x &^ sb[w]; d != 0; d &= d - 1 {
-			m.flip(base[w*64+bits.TrailingZeros64(d)])
+	for _, w := range diff {
+		for d := m.curBits[w] &^ sb[w]; d != 0; d &= d - 1 {
+			m.flip(base[int(w)*64+bits.TrailingZeros64(d)])
 		}
 	}
-	for w, x := range m.curBits {
-		for d := sb[w] &^ x; d != 0; d &= d - 1 {
-			m.flip(base[w*64+bits.TrailingZeros64(d)])
+	for _, w := range diff {
+		for d := sb[w] &^ m.curBits[w]; d != 0; d &= d - 1 {
+			m.flip(base[int(w)*64+bits.TrailingZeros64(d)])
 		}
 		m.curBits[w] = sb[w]
 	}
@@ -637,8 +737,12 @@ func (m *Machine) takeSnapshot() {
 		out:   append([]uint8(nil), m.out...),
 		tbits: append([]uint64(nil), m.tbits...),
 		moves: append([]int32(nil), m.moves...),
+
+		armed:    append([]int32(nil), m.armed...),
+		armedLen: append([]int32(nil), m.armedLen...),
+		armedPos: append([]int32(nil), m.armedPos...),
 	}
-	sn.bytes = 5*len(sn.cnt) + 8*len(sn.tbits)
+	sn.bytes = 5*len(sn.cnt) + 8*len(sn.tbits) + 4*(len(sn.armed)+len(sn.armedLen)+len(sn.armedPos))
 	sn.noMoves = !m.anyMove()
 	m.snap = sn
 }
@@ -650,6 +754,9 @@ func (m *Machine) restore() {
 	copy(m.out, sn.out)
 	copy(m.tbits, sn.tbits)
 	copy(m.moves, sn.moves)
+	copy(m.armed, sn.armed)
+	copy(m.armedLen, sn.armedLen)
+	copy(m.armedPos, sn.armedPos)
 	copy(m.curBits, m.bits(m.initial))
 	m.cur = m.initial
 }

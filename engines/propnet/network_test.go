@@ -43,7 +43,7 @@ func TestPositiveCycleIsLeastFixedPoint(t *testing.T) {
 	nw.terminal = mkLit(y, false)
 	nw.bases[0].next = litFalse // b holds initially, then never again
 	require.NoError(t, nw.finish())
-	p := compile(nw, LegalAuto)
+	p := compile(nw, LegalAuto, DefaultDeferFanout)
 	require.Equal(t, 1, p.stats.CyclicComps)
 	for _, mode := range []Mode{Fast, FullPass} {
 		m := newMachine(p, mode)

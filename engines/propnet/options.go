@@ -51,6 +51,10 @@ type Options struct {
 	// tests); by default small networks are optimised both ways and
 	// estimated.
 	NoPartialFactoring bool
+	// DeferFanout is the fewest two-input AND gates a node must be read by
+	// for its edges to them to be deferred (counted only for the gates
+	// whose other input holds); 0 defers none.
+	DeferFanout int
 }
 
 // LegalLayout is how the fast mode finds the legal moves.
@@ -78,6 +82,9 @@ const (
 	// by the time budget were past 11M atoms, 27M terms or 44M rule
 	// instances there.
 	DefaultMaxSize = 16_000_000
+	// DefaultDeferFanout: pancakes88's move inputs are read by 40,320 gates
+	// each; no panel game has a node with as many two-input AND readers.
+	DefaultDeferFanout = 1024
 )
 
 // Environment variables that override the defaults of the registered
@@ -91,7 +98,7 @@ const (
 
 // DefaultOptions returns the defaults.
 func DefaultOptions() Options {
-	return Options{MaxTime: DefaultMaxTime, MaxMemory: DefaultMaxMemory, MaxSize: DefaultMaxSize}
+	return Options{MaxTime: DefaultMaxTime, MaxMemory: DefaultMaxMemory, MaxSize: DefaultMaxSize, DeferFanout: DefaultDeferFanout}
 }
 
 // Option sets an option.
@@ -115,6 +122,10 @@ func WithLegal(l LegalLayout) Option { return func(o *Options) { o.Legal = l } }
 
 // WithoutPartialFactoring optimises the network without partial factoring.
 func WithoutPartialFactoring() Option { return func(o *Options) { o.NoPartialFactoring = true } }
+
+// WithDeferFanout sets the fewest two-input AND readers of a node whose
+// edges to them are deferred (0: none; for tests).
+func WithDeferFanout(n int) Option { return func(o *Options) { o.DeferFanout = n } }
 
 // WithoutOptimisation keeps the network as grounded.
 func WithoutOptimisation() Option { return func(o *Options) { o.NoOptimise = true } }
@@ -158,9 +169,10 @@ func OptionsFromEnv() (Options, error) {
 
 // Knobs returns the options that are not the defaults as "k=v,k=v",
 // sorted by k ("" when all are): max_time, max_memory (MiB), max_size and
-// mode, as GDLPERF_PROPNET_* set them, and legal, no_optimise and
-// no_partial_factoring, the knobs of tests. A run's result file carries
-// them (engines.Tuned), so a full-pass run is not taken for a fast one.
+// mode, as GDLPERF_PROPNET_* set them, and legal, no_optimise,
+// no_partial_factoring and defer_fanout, the knobs of tests. A run's result
+// file carries them (engines.Tuned), so a full-pass run is not taken for a
+// fast one.
 func (o Options) Knobs() string {
 	d := DefaultOptions()
 	var kv []string
@@ -189,6 +201,9 @@ func (o Options) Knobs() string {
 	}
 	if o.NoPartialFactoring {
 		add("no_partial_factoring", "true")
+	}
+	if o.DeferFanout != d.DeferFanout {
+		add("defer_fanout", strconv.Itoa(o.DeferFanout))
 	}
 	sort.Strings(kv)
 	return strings.Join(kv, ",")

@@ -72,6 +72,27 @@ type program struct {
 	trig1     []int32 // the one trigger's bit, when flags is 4 or flagTrigLeaf
 	maxFan    int     // the most gates one node's change pushes (its positive and negated runs)
 
+	// Deferred edges. A node read by many two-input AND gates (each move
+	// input of pancakes88 is read by 40,320, of which one at most has its
+	// other input true) does not count them all when it changes: each such
+	// gate (deferred gate j, deferGate[j]) leaves its deferred input
+	// (deferLit[j]) out of its counter while its other input (armLit[j])
+	// is false, when the gate is false whatever the deferred input is. The
+	// machine keeps per deferred source k the list of its armed gates (those
+	// whose other input holds), and the source's change counts only those
+	// (flag 32); the other input's change (flag 64) arms or disarms the
+	// gate, adding or taking out the deferred input's seen value. Both
+	// kinds of node also have flag 1, so the propagation loop hands them to
+	// emit.
+	deferGate []int32
+	deferLit  []lit
+	armLit    []lit
+	jSrc      []int32 // per deferred gate: its source k
+	srcK      []int32 // per node: its source index k, or -1
+	srcAt     []int32 // armed list of source k: the machine's armed[srcAt[k]:srcAt[k+1]] has room for all its gates
+	armStart  []int32 // deferred gates node v arms: armSucc[armStart[v]:armStart[v+1]]
+	armSucc   []int32
+
 	scanNext   bool    // read the next state from the next propositions (no triggers)
 	scanLegal  bool    // read the legal moves from the legal propositions (no triggers)
 	intStart   []int32 // positive edges inside a cyclic component, by source
@@ -115,17 +136,21 @@ type ProgramStats struct {
 	// LegalTriggers: the legal moves are kept by triggers, not read from
 	// their propositions when asked.
 	LegalTriggers bool
+	// DeferredGates read DeferredSources, nodes with at least the
+	// deferral bound of two-input AND readers, by deferred edges.
+	DeferredGates   int
+	DeferredSources int
 }
 
 // compile lays the network out for evaluation, with the legal moves read
 // or kept by triggers as legal says (LegalAuto: read when every guard
 // covers at most scanLimit moves).
-func compile(nw *network, legal LegalLayout) *program {
+func compile(nw *network, legal LegalLayout, deferFanout int) *program {
 	p, newID := numberNodes(nw)
 	initLit := p.layoutOutputs(nw, newID)
 	p.initialState(initLit)
 	p.markMain()
-	p.layoutSuccessors(legal)
+	p.layoutSuccessors(legal, deferFanout)
 	p.stats.Nodes = p.n
 	p.stats.GoalOnlyNodes = len(p.goalOnly)
 	p.goalNet()
@@ -301,10 +326,11 @@ func (p *program) markMain() {
 
 // layoutSuccessors builds the three successor lists of the main nodes
 // (plain gates, gates inside cyclic components, triggers), the edges
-// inside the cyclic components, the per-node flags of the propagation
-// loop, and the per-move arrays of the legal reading, with the legal moves
-// read or kept by triggers as legal says.
-func (p *program) layoutSuccessors(legal LegalLayout) {
+// inside the cyclic components, the deferred edges of nodes with at least
+// deferFanout two-input AND readers (0: none), the per-node flags of the
+// propagation loop, and the per-move arrays of the legal reading, with the
+// legal moves read or kept by triggers as legal says.
+func (p *program) layoutSuccessors(legal LegalLayout, deferFanout int) {
 	n := p.n
 	outs := make([][]int32, n)
 	sccOuts := make([][]int32, n)
@@ -360,11 +386,12 @@ func (p *program) layoutSuccessors(legal LegalLayout) {
 		p.legalLit = append(p.legalLit, mp.legal)
 		p.guardLit = append(p.guardLit, mp.guard)
 	}
+	arms := p.deferEdges(outs, deferFanout)
 	// A main node that nothing reads by propagation (its value is read from
 	// its counter when asked) is a leaf: it is never pushed.
 	leaf := make([]bool, n)
 	for v := 0; v < n; v++ {
-		leaf[v] = p.main[v] && len(outs[v]) == 0 && len(sccOuts[v]) == 0 && len(trigs[v]) == 0 && len(internal[v]) == 0
+		leaf[v] = p.main[v] && len(outs[v]) == 0 && len(sccOuts[v]) == 0 && len(trigs[v]) == 0 && len(internal[v]) == 0 && p.srcK[v] < 0 && len(arms[v]) == 0
 	}
 	for _, es := range sccOuts {
 		for i, e := range es {
@@ -397,6 +424,7 @@ func (p *program) layoutSuccessors(legal LegalLayout) {
 	p.sccStart, p.sccSucc = csr(sccOuts)
 	p.trigStart, p.trig = csr(trigs)
 	p.intStart, p.intSucc = csr(internal)
+	p.armStart, p.armSucc = csr(arms)
 	p.flags = make([]uint8, n)
 	p.trig1 = make([]int32, n)
 	for v := 0; v < n; v++ {
@@ -416,8 +444,98 @@ func (p *program) layoutSuccessors(legal LegalLayout) {
 		if p.flags[v] == 4 && p.succAt[4*v] == p.succAt[4*v+4] {
 			p.flags[v] = flagTrigLeaf
 		}
+		if p.srcK[v] >= 0 {
+			p.flags[v] |= 1 | 32
+		}
+		if len(arms[v]) > 0 {
+			p.flags[v] |= 1 | 64
+		}
 		p.maxFan = max(p.maxFan, int(p.succAt[4*v+2]-p.succAt[4*v]))
 	}
+}
+
+// deferEdges chooses the deferred gates: the main two-input AND gates
+// outside cyclic components that read a node with at least deferFanout
+// such readers (the one with more, when both inputs have). It takes their
+// edges from that source out of outs and returns, per node, the deferred
+// gates it arms.
+func (p *program) deferEdges(outs [][]int32, deferFanout int) (arms [][]int32) {
+	n := p.n
+	p.srcK = make([]int32, n)
+	for v := range p.srcK {
+		p.srcK[v] = -1
+	}
+	arms = make([][]int32, n)
+	if deferFanout <= 0 {
+		return arms
+	}
+	pair := func(v int32) (a, b lit, ok bool) {
+		if p.kind[v] != kAnd || !p.main[v] || p.cyc[v] >= 0 || p.inStart[v+1]-p.inStart[v] != 2 {
+			return 0, 0, false
+		}
+		a, b = p.ins[p.inStart[v]], p.ins[p.inStart[v]+1]
+		return a, b, a>>1 != 0 && b>>1 != 0 && a>>1 != b>>1
+	}
+	readers := make([]int32, n)
+	for v := int32(1); v < int32(n); v++ {
+		if a, b, ok := pair(v); ok {
+			readers[a>>1]++
+			readers[b>>1]++
+		}
+	}
+	var count []int32 // deferred gates per source
+	for v := int32(1); v < int32(n); v++ {
+		a, b, ok := pair(v)
+		if !ok {
+			continue
+		}
+		if readers[b>>1] > readers[a>>1] {
+			a, b = b, a
+		}
+		src := a >> 1
+		if int(readers[src]) < deferFanout {
+			continue
+		}
+		k := p.srcK[src]
+		if k < 0 {
+			k = int32(len(count))
+			p.srcK[src] = k
+			count = append(count, 0)
+		}
+		count[k]++
+		j := int32(len(p.deferGate))
+		p.deferGate = append(p.deferGate, v)
+		p.deferLit = append(p.deferLit, a)
+		p.armLit = append(p.armLit, b)
+		p.jSrc = append(p.jSrc, k)
+		arms[b>>1] = append(arms[b>>1], j)
+	}
+	p.srcAt = make([]int32, len(count)+1)
+	for k, c := range count {
+		p.srcAt[k+1] = p.srcAt[k] + c
+	}
+	if len(p.deferGate) == 0 {
+		return arms
+	}
+	srcOf := make([]int32, n) // per deferred gate, its deferred source + 1
+	for j, g := range p.deferGate {
+		srcOf[g] = p.deferLit[j]>>1 + 1
+	}
+	for src, es := range outs {
+		if p.srcK[src] < 0 {
+			continue
+		}
+		kept := es[:0]
+		for _, e := range es {
+			if srcOf[e>>1] != int32(src)+1 {
+				kept = append(kept, e)
+			}
+		}
+		outs[src] = kept
+	}
+	p.stats.DeferredGates = len(p.deferGate)
+	p.stats.DeferredSources = len(count)
+	return arms
 }
 
 // eval computes node v from its inputs' values.

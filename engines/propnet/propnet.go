@@ -308,7 +308,7 @@ func optimiseNetworks(nw *network, o Options, before NetStats) (alt *network, er
 // first of equals, in the order listed). The estimate counts operations,
 // it does not time them, so every process builds the same program.
 func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
-	p := compile(nw, o.Legal)
+	p := compile(nw, o.Legal, o.DeferFanout)
 	m := newMachine(p, o.Mode)
 	if o.Mode != Fast || o.Legal != LegalAuto || p.stats.Successors > maxLayoutChoice {
 		return m
@@ -321,7 +321,7 @@ func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 	}
 	cands := []*cand{{what: "legal moves read when asked", nw: nw, m: m}}
 	add := func(what string, n *network, legal LegalLayout) {
-		cands = append(cands, &cand{what: what, nw: n, m: newMachine(compile(n, legal), o.Mode)})
+		cands = append(cands, &cand{what: what, nw: n, m: newMachine(compile(n, legal, o.DeferFanout), o.Mode)})
 	}
 	if !p.scanLegal {
 		cands[0].what = "legal moves kept by triggers"
@@ -329,7 +329,7 @@ func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 		add("legal moves kept by triggers", nw, LegalTriggers)
 	}
 	if alt != nil {
-		q := compile(alt, LegalAuto)
+		q := compile(alt, LegalAuto, o.DeferFanout)
 		what := "without partial factoring, legal moves read when asked"
 		if !q.scanLegal {
 			what = "without partial factoring, legal moves kept by triggers"

@@ -21,9 +21,8 @@ func (m *Machine) Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps 
 	p := m.p
 	if len(m.joint) != len(p.roles) {
 		m.joint = make([]engines.Move, len(p.roles))
-		m.nextBuf = make([]uint64, len(m.curBits))
 	}
-	joint, next := m.joint, m.nextBuf
+	joint := m.joint
 	m.setState(m.initial)
 	for step := 0; ; step++ {
 		if stop != nil && step&63 == 63 && stop() {
@@ -45,9 +44,8 @@ func (m *Machine) Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps 
 			joint[r] = legal[rng.IntN(len(legal))]
 		}
 		m.play(joint)
-		copy(next, m.nextBits)
 		m.cur = nil // the network's position is no state object
-		m.moveTo(next)
+		m.moveTo(m.nextBits)
 		steps++
 	}
 	m.evalGoals()

@@ -46,7 +46,9 @@ func trace(t *testing.T, m engines.Machine, seed uint64, n int) []byte {
 // against the network as grounded: the traces of the same seeded rollouts
 // must be identical.
 func TestFastMatchesFullPass(t *testing.T) {
-	for name, g := range twinGames(t) {
+	games := twinGames(t)
+	deferring := 0 // games with deferred edges at WithDeferFanout(1)
+	for name, g := range games {
 		t.Run(name, func(t *testing.T) {
 			fast, err := propnet.New(g)
 			require.NoError(t, err)
@@ -60,9 +62,17 @@ func TestFastMatchesFullPass(t *testing.T) {
 			require.NoError(t, err)
 			raw, err := propnet.New(g, propnet.WithoutOptimisation())
 			require.NoError(t, err)
+			// Every two-input AND gate's edge from its more read input
+			// deferred, when the defaults defer none on these games.
+			deferred, err := propnet.New(g, propnet.WithDeferFanout(1))
+			require.NoError(t, err)
+			assert.Zero(t, fast.Build.Program.DeferredGates)
+			if deferred.Build.Program.DeferredGates > 0 {
+				deferring++
+			}
 			for seed := uint64(1); seed <= 2; seed++ {
 				want := trace(t, slow, seed, 3)
-				for what, m := range map[string]engines.Machine{"fast": fast, "fast, legal moves read": read, "fast, legal moves by triggers": triggers, "fast, without partial factoring": unfactored, "unoptimised": raw} {
+				for what, m := range map[string]engines.Machine{"fast": fast, "fast, legal moves read": read, "fast, legal moves by triggers": triggers, "fast, without partial factoring": unfactored, "unoptimised": raw, "fast, deferred edges": deferred} {
 					mis, err := conform.CompareTraces(bytes.NewReader(want), bytes.NewReader(trace(t, m, seed, 3)))
 					require.NoError(t, err)
 					if mis != nil {
@@ -71,13 +81,16 @@ func TestFastMatchesFullPass(t *testing.T) {
 				}
 			}
 			// And state by state over the reachable states of small games.
-			mis, _, err := conform.Exhaustive(slow, fast, 2000)
-			require.NoError(t, err)
-			if mis != nil {
-				t.Fatalf("fast against full pass: %v\nmoves:\n%s", mis, mis.HistoryText())
+			for what, m := range map[string]engines.Machine{"fast": fast, "fast, deferred edges": deferred} {
+				mis, _, err := conform.Exhaustive(slow, m, 2000)
+				require.NoError(t, err)
+				if mis != nil {
+					t.Fatalf("%s against full pass: %v\nmoves:\n%s", what, mis, mis.HistoryText())
+				}
 			}
 		})
 	}
+	assert.Greater(t, deferring, len(games)/2, "most games should have two-input AND gates to defer")
 }
 
 // TestCycles plays games whose recursive rules make cycles in the ground
@@ -107,6 +120,41 @@ func TestCycles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDeferredEdges builds a game shaped as pancakes88 (each move input
+// read by one two-input AND gate per order of the stack) with the deferral
+// bound at and just past the inputs' readers, and plays the deferred
+// machine against the reference state by state and against its full-pass
+// twin by traces.
+func TestDeferredEdges(t *testing.T) {
+	g, err := gdl.LoadFile("testdata/flips.kif")
+	require.NoError(t, err)
+	m, err := propnet.New(g, propnet.WithDeferFanout(6))
+	require.NoError(t, err)
+	assert.Equal(t, 18, m.Build.Program.DeferredGates, "six gates for each of the three moves")
+	assert.Equal(t, 3, m.Build.Program.DeferredSources)
+	none, err := propnet.New(g, propnet.WithDeferFanout(7))
+	require.NoError(t, err)
+	assert.Zero(t, none.Build.Program.DeferredGates)
+
+	ref, err := enginetest.Reference().New(g)
+	require.NoError(t, err)
+	mis, st, err := conform.Exhaustive(ref, m, 5000)
+	require.NoError(t, err)
+	if mis != nil {
+		t.Fatalf("%v\nmoves:\n%s", mis, mis.HistoryText())
+	}
+	assert.True(t, st.Complete, "the whole game should be walked")
+	slow, err := propnet.New(g, propnet.WithMode(propnet.FullPass))
+	require.NoError(t, err)
+	for seed := uint64(1); seed <= 4; seed++ {
+		mis, err := conform.CompareTraces(bytes.NewReader(trace(t, slow, seed, 20)), bytes.NewReader(trace(t, m, seed, 20)))
+		require.NoError(t, err)
+		if mis != nil {
+			t.Fatalf("seed %d: %v\nmoves:\n%s", seed, mis, mis.HistoryText())
+		}
 	}
 }
 

@@ -190,6 +190,9 @@ func printPropnetInfo(out io.Writer, game string, b propnet.BuildStats) error {
 	fmt.Fprintf(w, "\t%d successor links (%d triggers of legal moves and next-state bits)\n", p.Successors, p.Triggers)
 	fmt.Fprintf(w, "\t%d cyclic components (%d nodes, the largest %d)\n", p.CyclicComps, p.CyclicNodes, p.LargestCycle)
 	fmt.Fprintf(w, "\t%d state bits, %d moves\n", p.StateBits, p.Moves)
+	if p.DeferredGates > 0 {
+		fmt.Fprintf(w, "\t%d gates read %d nodes by deferred edges (counted only while the gate's other input holds)\n", p.DeferredGates, p.DeferredSources)
+	}
 	legal := "read from their propositions when asked"
 	if p.LegalTriggers {
 		legal = "kept by triggers"
