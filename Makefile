@@ -3,7 +3,7 @@
 GO ?= go
 BIN ?= bin/gdlperf
 
-.PHONY: build install test test-all bench lint fuzz corpus-check transform-check check-corpus mirror-cache clean
+.PHONY: build install test test-all bench lint fuzz corpus-check propnet-corpus transform-check check-corpus mirror-cache clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/gdlperf
@@ -42,6 +42,13 @@ fuzz:
 # budget per game) and lists the games that fail. Long: not part of `test`.
 corpus-check:
 	GDLPERF_CORPUS=1 $(GO) test -count=1 -timeout=0 -run=TestCorpusRollouts -v ./engines/prover/
+
+# The propnet builds every valid mirrored game, plays 3 seeded rollouts
+# against the prover's (60 s budget per game) and one against its full-pass
+# twin, and ranks the builds by CPU time; GDLPERF_PROPNET_CORPUS_OUT=FILE
+# writes a TSV row per game. Long (about an hour): not part of `test`.
+propnet-corpus:
+	GDLPERF_PROPNET_CORPUS=1 $(GO) test -count=1 -timeout=0 -run='^TestCorpus$$' -v ./engines/propnet/
 
 # Every rule transform on the twenty panel games, played by the prover and
 # the tuple prover against the original (tens of minutes; not in test-all).

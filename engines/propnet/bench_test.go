@@ -12,7 +12,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
-var benchGames = []string{"ticTacToe", "connectFour", "breakthrough", "reversi", "hex", "speedChess", "pancakes88"}
+var benchGames = []string{"ticTacToe", "connectFour", "breakthrough", "reversi", "hex", "speedChess", "pancakes88", "checkers", "dotsAndBoxes"}
 
 func loadBase(tb testing.TB, name string) *gdl.Game {
 	tb.Helper()
