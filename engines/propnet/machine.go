@@ -541,7 +541,7 @@ func (m *Machine) deferredEdges(c int32, d uint32) {
 	lo := p.srcAt[k]
 	armed := m.armed[lo : lo+m.armedLen[k]]
 	m.reserve(len(armed))
-	m.work += int64(len(armed))
+	m.work += 2 * int64(len(armed)) // an armed gate costs about two edges
 	for _, j := range armed {
 		g := p.deferGate[j]
 		n := -(uint32(p.deferLit[j]) & 1)
@@ -560,7 +560,7 @@ func (m *Machine) armEdges(c int32) {
 	p := m.p
 	js := p.armSucc[p.armStart[c]:p.armStart[c+1]]
 	m.reserve(len(js))
-	m.work += int64(len(js))
+	m.work += 4 * int64(len(js)) // arming costs about four edges
 	for _, j := range js {
 		g := p.deferGate[j]
 		old := m.cnt[g]

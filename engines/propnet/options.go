@@ -82,9 +82,13 @@ const (
 	// by the time budget were past 11M atoms, 27M terms or 44M rule
 	// instances there.
 	DefaultMaxSize = 16_000_000
-	// DefaultDeferFanout: pancakes88's move inputs are read by 40,320 gates
-	// each; no panel game has a node with as many two-input AND readers.
-	DefaultDeferFanout = 1024
+	// DefaultDeferFanout: the move inputs of pancakes88 are read by 40,320
+	// gates each, those of pancakes and pancakes6 by 720; no panel game
+	// has a node with 256 two-input AND readers (hex has 326 nodes with 64
+	// or more, and is 4x slower with them deferred). On networks small
+	// enough for the layout choice, the layout without deferred edges is a
+	// candidate too (chooseLayout).
+	DefaultDeferFanout = 256
 )
 
 // Environment variables that override the defaults of the registered

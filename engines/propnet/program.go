@@ -466,6 +466,7 @@ func (p *program) deferEdges(outs [][]int32, deferFanout int) (arms [][]int32) {
 		p.srcK[v] = -1
 	}
 	arms = make([][]int32, n)
+	p.srcAt = []int32{0}
 	if deferFanout <= 0 {
 		return arms
 	}

@@ -302,7 +302,8 @@ func optimiseNetworks(nw *network, o Options, before NetStats) (alt *network, er
 // Reading the legal moves costs a load per move and question; triggers
 // cost a toggle per change of a legal proposition. Which is less depends
 // on how the moves change (knightsTour: triggers 1.6x faster;
-// nineBoardTicTacToe: reading 1.25x). In fast mode with LegalAuto, on
+// nineBoardTicTacToe: reading 1.25x), and so does deferring the edges of
+// nodes with many readers (Options.DeferFanout). In fast mode with LegalAuto, on
 // networks up to maxLayoutChoice successor links, the layouts (and the
 // networks) are estimated by layoutCost, and the cheapest is kept (the
 // first of equals, in the order listed). The estimate counts operations,
@@ -327,6 +328,13 @@ func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 		cands[0].what = "legal moves kept by triggers"
 	} else {
 		add("legal moves kept by triggers", nw, LegalTriggers)
+	}
+	if p.stats.DeferredGates > 0 && o.DeferFanout == DefaultDeferFanout {
+		// Deferral pays when its sources change more often than the
+		// inputs that arm their gates (pancakes6: 2.2x faster), and costs
+		// otherwise (hex deferred at 64 readers: 4x slower). A bound
+		// other than the default is a test's, and kept.
+		cands = append(cands, &cand{what: cands[0].what + ", without deferred edges", nw: nw, m: newMachine(compile(nw, o.Legal, 0), o.Mode)})
 	}
 	if alt != nil {
 		q := compile(alt, LegalAuto, o.DeferFanout)

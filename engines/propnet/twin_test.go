@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,6 +157,15 @@ func TestDeferredEdges(t *testing.T) {
 			t.Fatalf("seed %d: %v\nmoves:\n%s", seed, mis, mis.HistoryText())
 		}
 	}
+
+	// With the defaults, the layout choice estimates the network with and
+	// without deferred edges; on pancakes6 (six inputs read by 720 gates
+	// each) it keeps them.
+	p6, err := propnet.New(loadBase(t, "pancakes6"))
+	require.NoError(t, err)
+	assert.Equal(t, 4320, p6.Build.Program.DeferredGates)
+	assert.Contains(t, p6.Build.LayoutChoice, "without deferred edges")
+	assert.True(t, strings.HasPrefix(p6.Build.LayoutChoice, "kept: legal moves read when asked ("), p6.Build.LayoutChoice)
 }
 
 // TestBudgets checks that a build over its budget is refused early with
