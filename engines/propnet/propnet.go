@@ -303,15 +303,27 @@ func optimiseNetworks(nw *network, o Options, before NetStats) (alt *network, er
 // cost a toggle per change of a legal proposition. Which is less depends
 // on how the moves change (knightsTour: triggers 1.6x faster;
 // nineBoardTicTacToe: reading 1.25x), and so does deferring the edges of
-// nodes with many readers (Options.DeferFanout). In fast mode with LegalAuto, on
-// networks up to maxLayoutChoice successor links, the layouts (and the
-// networks) are estimated by layoutCost, and the cheapest is kept (the
-// first of equals, in the order listed). The estimate counts operations,
+// nodes with many readers (Options.DeferFanout). In fast mode with
+// LegalAuto, on networks up to maxLayoutChoice successor links, the layouts
+// (and the networks) are estimated by layoutCost, and the cheapest is kept
+// (the first of equals, in the order listed); a larger network with
+// deferred edges is estimated with and without them. The estimate counts operations,
 // it does not time them, so every process builds the same program.
 func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 	p := compile(nw, o.Legal, o.DeferFanout)
 	m := newMachine(p, o.Mode)
-	if o.Mode != Fast || o.Legal != LegalAuto || p.stats.Successors > maxLayoutChoice {
+	if o.Mode != Fast || o.Legal != LegalAuto {
+		return m
+	}
+	// Deferral pays when its sources change more often than the inputs
+	// that arm their gates (pancakes6: 2x faster), and costs otherwise
+	// (racer4, 319,780 gates deferred: 5x slower; hex deferred at 64
+	// readers: 4x slower), so a network with deferred edges is estimated
+	// without them too, whatever its size. A bound other than the default
+	// is a test's, and kept.
+	deferChoice := p.stats.DeferredGates > 0 && o.DeferFanout == DefaultDeferFanout
+	large := p.stats.Successors > maxLayoutChoice
+	if large && !deferChoice {
 		return m
 	}
 	type cand struct {
@@ -326,15 +338,14 @@ func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 	}
 	if !p.scanLegal {
 		cands[0].what = "legal moves kept by triggers"
-	} else {
+	} else if !large {
 		add("legal moves kept by triggers", nw, LegalTriggers)
 	}
-	if p.stats.DeferredGates > 0 && o.DeferFanout == DefaultDeferFanout {
-		// Deferral pays when its sources change more often than the
-		// inputs that arm their gates (pancakes6: 2.2x faster), and costs
-		// otherwise (hex deferred at 64 readers: 4x slower). A bound
-		// other than the default is a test's, and kept.
+	if deferChoice {
 		cands = append(cands, &cand{what: cands[0].what + ", without deferred edges", nw: nw, m: newMachine(compile(nw, o.Legal, 0), o.Mode)})
+	}
+	if large {
+		alt = nil
 	}
 	if alt != nil {
 		q := compile(alt, LegalAuto, o.DeferFanout)
