@@ -15,16 +15,26 @@ import (
 // the stack pointer; and that both played the same steps and goals. Both
 // legal layouts are checked, so one-trigger nodes with successors are too;
 // the testdata games have cyclic components, which drainFast leaves to
-// emit.
+// emit; and with deferred edges, whose nodes it leaves to fire.
 func TestDrainFastMatchesGo(t *testing.T) {
 	games := LoadGames(t, "connectFour", "dotsAndBoxes", "knightsTour", "breakthrough", "hex")
+	deferring := 0
 	for name, g := range games {
-		for _, legal := range []LegalLayout{LegalRead, LegalTriggers} {
+		for _, legal := range []LegalLayout{LegalRead, LegalTriggers, LegalAuto} {
+			// LegalAuto with every two-input AND gate's edge from its more
+			// read input deferred: nodes handed to fire for them.
+			fanout := DefaultDeferFanout
+			if legal == LegalAuto {
+				fanout = 1
+			}
 			t.Run(name+"/"+legal.String(), func(t *testing.T) {
-				fast, err := New(g, WithLegal(legal))
+				fast, err := New(g, WithLegal(legal), WithDeferFanout(fanout))
 				require.NoError(t, err)
-				slow, err := New(g, WithLegal(legal))
+				slow, err := New(g, WithLegal(legal), WithDeferFanout(fanout))
 				require.NoError(t, err)
+				if fast.p.stats.DeferredGates > 0 {
+					deferring++
+				}
 				slow.goDrain = true
 				goals := [2][]int{make([]int, len(fast.p.roles)), make([]int, len(fast.p.roles))}
 				for r := range uint64(30) {
@@ -44,4 +54,5 @@ func TestDrainFastMatchesGo(t *testing.T) {
 			})
 		}
 	}
+	require.Greater(t, deferring, len(games)/2, "most games should have deferred edges at WithDeferFanout(1)")
 }

@@ -400,9 +400,12 @@ func (m *Machine) drain() {
 			break
 		}
 		if c < -1 {
-			// Its successors are done; its triggers are left.
+			// Its successors are done; its triggers and deferred edges
+			// are left.
 			c = -2 - c
+			m.work = r.work
 			m.fire(c, uint32(m.out[c])*2-1)
+			r.work = m.work
 			continue
 		}
 		m.work = r.work
@@ -517,14 +520,15 @@ func drainFastGo(r *drainRegs) int32 {
 // edges and its triggers; d is +1 or -1, the change of c's output.
 func (m *Machine) fire(c int32, d uint32) {
 	p := m.p
-	if f := p.flags[c]; f&1 != 0 {
-		if f&32 != 0 {
-			m.deferredEdges(c, d)
-		}
-		if f&64 != 0 {
-			m.armEdges(c)
-		}
+	f := p.flags[c]
+	if f&1 != 0 {
 		m.sccEdges(c, d)
+	}
+	if f&32 != 0 {
+		m.deferredEdges(c, d)
+	}
+	if f&64 != 0 {
+		m.armEdges(c)
 	}
 	tbits := m.tbits
 	for _, x := range p.trig[p.trigStart[c]:p.trigStart[c+1]] {
@@ -532,6 +536,11 @@ func (m *Machine) fire(c int32, d uint32) {
 		tbits[b>>6] ^= 1 << (b & 63)
 	}
 }
+
+// exitWork is the work, in edges, of the propagation loop handing a node
+// to fire (a deferred source's or an arming node's change) for the layout
+// estimate: a return from drainFast and a call.
+const exitWork = 10
 
 // deferredEdges tells the armed gates of deferred source c that it
 // changed by d, and pushes those whose output flipped.
@@ -541,7 +550,7 @@ func (m *Machine) deferredEdges(c int32, d uint32) {
 	lo := p.srcAt[k]
 	armed := m.armed[lo : lo+m.armedLen[k]]
 	m.reserve(len(armed))
-	m.work += 2 * int64(len(armed)) // an armed gate costs about two edges
+	m.work += exitWork + 2*int64(len(armed)) // an armed gate costs about two edges
 	for _, j := range armed {
 		g := p.deferGate[j]
 		n := -(uint32(p.deferLit[j]) & 1)
@@ -560,7 +569,7 @@ func (m *Machine) armEdges(c int32) {
 	p := m.p
 	js := p.armSucc[p.armStart[c]:p.armStart[c+1]]
 	m.reserve(len(js))
-	m.work += 4 * int64(len(js)) // arming costs about four edges
+	m.work += exitWork + 4*int64(len(js)) // arming costs about four edges
 	for _, j := range js {
 		g := p.deferGate[j]
 		old := m.cnt[g]

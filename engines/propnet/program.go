@@ -68,7 +68,7 @@ type program struct {
 	sccSucc   []int32
 	trigStart []int32 // triggers: bit<<1 | legal, the bit of Machine.tbits to toggle
 	trig      []int32
-	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers; 4 (alone): it has one trigger, trig1; 8 (with any): it has negated or leaf successors; flagTrigLeaf (alone): one trigger, trig1, and no successor
+	flags     []uint8 // 1: the node has successors in cyclic components; 2: it has triggers or deferred edges (fire's work); 4 (alone): it has one trigger, trig1; 8 (with any): it has negated or leaf successors; flagTrigLeaf (alone): one trigger, trig1, and no successor; 32: it is a deferred source; 64: it arms deferred gates
 	trig1     []int32 // the one trigger's bit, when flags is 4 or flagTrigLeaf
 	maxFan    int     // the most gates one node's change pushes (its positive and negated runs)
 
@@ -82,8 +82,8 @@ type program struct {
 	// whose other input holds), and the source's change counts only those
 	// (flag 32); the other input's change (flag 64) arms or disarms the
 	// gate, adding or taking out the deferred input's seen value. Both
-	// kinds of node also have flag 1, so the propagation loop hands them to
-	// emit.
+	// kinds of node also have flag 2, so the propagation loop hands them to
+	// fire once it has run their plain successors.
 	deferGate []int32
 	deferLit  []lit
 	armLit    []lit
@@ -444,11 +444,18 @@ func (p *program) layoutSuccessors(legal LegalLayout, deferFanout int) {
 		if p.flags[v] == 4 && p.succAt[4*v] == p.succAt[4*v+4] {
 			p.flags[v] = flagTrigLeaf
 		}
+		// A deferred source or an arming node is handed to fire after the
+		// propagation loop has run its plain successors, as a node with
+		// triggers is (flag 2: its one trigger, if it has one, is then
+		// toggled by fire from the list, not by the loop).
+		if p.srcK[v] >= 0 || len(arms[v]) > 0 {
+			p.flags[v] = p.flags[v]&^(4|flagTrigLeaf) | 2
+		}
 		if p.srcK[v] >= 0 {
-			p.flags[v] |= 1 | 32
+			p.flags[v] |= 32
 		}
 		if len(arms[v]) > 0 {
-			p.flags[v] |= 1 | 64
+			p.flags[v] |= 64
 		}
 		p.maxFan = max(p.maxFan, int(p.succAt[4*v+2]-p.succAt[4*v]))
 	}
