@@ -68,7 +68,7 @@ type Machine struct {
 	gout   []uint8 // the output successors have seen
 	gstack []int32
 
-	// The armed lists of the deferred sources (program.deferGate): source
+	// The armed lists of the deferred sources (program.deferred): source
 	// k's armed gates are armed[srcAt[k]:srcAt[k]+armedLen[k]], and gate j
 	// is at armedPos[j] there while armed.
 	armed    []int32
@@ -104,9 +104,9 @@ func newMachine(p *program, mode Mode) *Machine {
 		tbits:    make([]uint64, p.words+(len(p.pairs)+63)/64),
 		legalBuf: make([]engines.Move, len(p.pairs)),
 		moves:    make([]int32, len(p.roles)),
-		armed:    make([]int32, len(p.deferGate)),
+		armed:    make([]int32, len(p.deferred)),
 		armedLen: make([]int32, len(p.srcAt)-1),
-		armedPos: make([]int32, len(p.deferGate)),
+		armedPos: make([]int32, len(p.deferred)),
 	}
 	for r := range m.moves {
 		m.moves[r] = -1
@@ -150,9 +150,9 @@ func (m *Machine) reset() {
 	for k := range m.armedLen {
 		m.armedLen[k] = 0
 	}
-	for j, g := range p.deferGate {
-		m.cnt[g] -= uint32(m.out[p.deferLit[j]>>1] ^ uint8(p.deferLit[j]&1))
-		if m.out[p.armLit[j]>>1]^uint8(p.armLit[j]&1) == 1 {
+	for j, dg := range p.deferred {
+		m.cnt[dg.gate] -= uint32(m.out[dg.in>>1] ^ uint8(dg.in&1))
+		if m.out[dg.arm>>1]^uint8(dg.arm&1) == 1 {
 			m.arm(int32(j))
 		}
 	}
@@ -552,8 +552,9 @@ func (m *Machine) deferredEdges(c int32, d uint32) {
 	m.reserve(len(armed))
 	m.work += exitWork + 2*int64(len(armed)) // an armed gate costs about two edges
 	for _, j := range armed {
-		g := p.deferGate[j]
-		n := -(uint32(p.deferLit[j]) & 1)
+		dg := &p.deferred[j]
+		g := dg.gate
+		n := -(uint32(dg.in) & 1)
 		old := m.cnt[g]
 		nv := old + (d ^ n) - n
 		m.cnt[g] = nv
@@ -571,9 +572,9 @@ func (m *Machine) armEdges(c int32) {
 	m.reserve(len(js))
 	m.work += exitWork + 4*int64(len(js)) // arming costs about four edges
 	for _, j := range js {
-		g := p.deferGate[j]
+		g := p.deferred[j].gate
 		old := m.cnt[g]
-		if m.out[c]^uint8(p.armLit[j]&1) == 1 {
+		if m.out[c]^uint8(p.deferred[j].arm&1) == 1 {
 			m.arm(j)
 		} else {
 			m.disarm(j)
@@ -587,23 +588,23 @@ func (m *Machine) armEdges(c int32) {
 // input's seen value to its counter; disarm undoes it.
 func (m *Machine) arm(j int32) {
 	p := m.p
-	k := p.jSrc[j]
+	dg := &p.deferred[j]
+	k := dg.src
 	m.armedPos[j] = m.armedLen[k]
 	m.armed[p.srcAt[k]+m.armedLen[k]] = j
 	m.armedLen[k]++
-	l := p.deferLit[j]
-	m.cnt[p.deferGate[j]] += uint32(m.out[l>>1] ^ uint8(l&1))
+	m.cnt[dg.gate] += uint32(m.out[dg.in>>1] ^ uint8(dg.in&1))
 }
 
 func (m *Machine) disarm(j int32) {
 	p := m.p
-	k := p.jSrc[j]
+	dg := &p.deferred[j]
+	k := dg.src
 	m.armedLen[k]--
 	last := m.armed[p.srcAt[k]+m.armedLen[k]]
 	m.armed[p.srcAt[k]+m.armedPos[j]] = last
 	m.armedPos[last] = m.armedPos[j]
-	l := p.deferLit[j]
-	m.cnt[p.deferGate[j]] -= uint32(m.out[l>>1] ^ uint8(l&1))
+	m.cnt[dg.gate] -= uint32(m.out[dg.in>>1] ^ uint8(dg.in&1))
 }
 
 // recompute finds the least fixed point of cyclic component k for its
@@ -698,8 +699,23 @@ func (m *Machine) moveTo(sb []uint64) {
 	before := m.work
 	changed := 0
 	diff := m.diffWords[:0]
-	for w, x := range m.curBits {
-		if d := x ^ sb[w]; d != 0 {
+	cur := m.curBits
+	sb = sb[:len(cur)]
+	w := 0
+	for ; w+4 <= len(cur); w += 4 {
+		// Four words at a time: most are equal in a large state.
+		if (cur[w]^sb[w])|(cur[w+1]^sb[w+1])|(cur[w+2]^sb[w+2])|(cur[w+3]^sb[w+3]) == 0 {
+			continue
+		}
+		for i := w; i < w+4; i++ {
+			if d := cur[i] ^ sb[i]; d != 0 {
+				diff = append(diff, int32(i))
+				changed += bits.OnesCount64(d)
+			}
+		}
+	}
+	for ; w < len(cur); w++ {
+		if d := cur[w] ^ sb[w]; d != 0 {
 			diff = append(diff, int32(w))
 			changed += bits.OnesCount64(d)
 		}

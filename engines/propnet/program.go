@@ -21,6 +21,15 @@ import "sort"
 // changes, so a toggle is right whatever the direction). Most nodes have only the first list, which the propagation loop
 // runs without a branch per edge.
 
+// deferredGate is a two-input AND gate that reads input in by a deferred
+// edge from source src (program.srcK), armed while arm holds. Its fields
+// are together: arming reads them all.
+type deferredGate struct {
+	gate    int32
+	src     int32
+	in, arm lit
+}
+
 // legalGroup is a range of a role's moves with the same guard.
 type legalGroup struct {
 	guard  lit
@@ -75,23 +84,19 @@ type program struct {
 	// Deferred edges. A node read by many two-input AND gates (each move
 	// input of pancakes88 is read by 40,320, of which one at most has its
 	// other input true) does not count them all when it changes: each such
-	// gate (deferred gate j, deferGate[j]) leaves its deferred input
-	// (deferLit[j]) out of its counter while its other input (armLit[j])
-	// is false, when the gate is false whatever the deferred input is. The
+	// gate (deferred[j]) leaves its deferred input (in) out of its counter
+	// while its other input (arm) is false, when the gate is false whatever the deferred input is. The
 	// machine keeps per deferred source k the list of its armed gates (those
 	// whose other input holds), and the source's change counts only those
 	// (flag 32); the other input's change (flag 64) arms or disarms the
 	// gate, adding or taking out the deferred input's seen value. Both
 	// kinds of node also have flag 2, so the propagation loop hands them to
 	// fire once it has run their plain successors.
-	deferGate []int32
-	deferLit  []lit
-	armLit    []lit
-	jSrc      []int32 // per deferred gate: its source k
-	srcK      []int32 // per node: its source index k, or -1
-	srcAt     []int32 // armed list of source k: the machine's armed[srcAt[k]:srcAt[k+1]] has room for all its gates
-	armStart  []int32 // deferred gates node v arms: armSucc[armStart[v]:armStart[v+1]]
-	armSucc   []int32
+	deferred []deferredGate
+	srcK     []int32 // per node: its source index k, or -1
+	srcAt    []int32 // armed list of source k: the machine's armed[srcAt[k]:srcAt[k+1]] has room for all its gates
+	armStart []int32 // deferred gates node v arms: armSucc[armStart[v]:armStart[v+1]]
+	armSucc  []int32
 
 	scanNext   bool    // read the next state from the next propositions (no triggers)
 	scanLegal  bool    // read the legal moves from the legal propositions (no triggers)
@@ -511,23 +516,20 @@ func (p *program) deferEdges(outs [][]int32, deferFanout int) (arms [][]int32) {
 			count = append(count, 0)
 		}
 		count[k]++
-		j := int32(len(p.deferGate))
-		p.deferGate = append(p.deferGate, v)
-		p.deferLit = append(p.deferLit, a)
-		p.armLit = append(p.armLit, b)
-		p.jSrc = append(p.jSrc, k)
+		j := int32(len(p.deferred))
+		p.deferred = append(p.deferred, deferredGate{gate: v, src: k, in: a, arm: b})
 		arms[b>>1] = append(arms[b>>1], j)
 	}
 	p.srcAt = make([]int32, len(count)+1)
 	for k, c := range count {
 		p.srcAt[k+1] = p.srcAt[k] + c
 	}
-	if len(p.deferGate) == 0 {
+	if len(p.deferred) == 0 {
 		return arms
 	}
 	srcOf := make([]int32, n) // per deferred gate, its deferred source + 1
-	for j, g := range p.deferGate {
-		srcOf[g] = p.deferLit[j]>>1 + 1
+	for _, dg := range p.deferred {
+		srcOf[dg.gate] = dg.in>>1 + 1
 	}
 	for src, es := range outs {
 		if p.srcK[src] < 0 {
@@ -541,7 +543,7 @@ func (p *program) deferEdges(outs [][]int32, deferFanout int) (arms [][]int32) {
 		}
 		outs[src] = kept
 	}
-	p.stats.DeferredGates = len(p.deferGate)
+	p.stats.DeferredGates = len(p.deferred)
 	p.stats.DeferredSources = len(count)
 	return arms
 }
