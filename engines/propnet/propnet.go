@@ -40,7 +40,12 @@
 // group is large); terminal is read from its node; the goals' own part of
 // the network is evaluated only when the goals are asked. The initial
 // position is restored from a snapshot when that is cheaper than
-// propagating. A cyclic component (from recursion) is recomputed as a whole
+// propagating. A node read by many two-input AND gates (a move input of
+// pancakes88 by 40,320, one per order of the stack) can defer its edges to
+// them: a deferred gate counts that input only while its other input holds
+// (it is armed), the node's change visits only its armed gates, and the
+// other input arms and disarms; the layout is estimated with and without
+// deferral. A cyclic component (from recursion) is recomputed as a whole
 // when an input from outside it changes: its members' contributions to each
 // other are taken out and it is re-derived from false, its least fixed
 // point; negation inside a cycle is refused (the rules would not be
