@@ -85,13 +85,14 @@ type program struct {
 	// input of pancakes88 is read by 40,320, of which one at most has its
 	// other input true) does not count them all when it changes: each such
 	// gate (deferred[j]) leaves its deferred input (in) out of its counter
-	// while its other input (arm) is false, when the gate is false whatever the deferred input is. The
-	// machine keeps per deferred source k the list of its armed gates (those
-	// whose other input holds), and the source's change counts only those
-	// (flag 32); the other input's change (flag 64) arms or disarms the
-	// gate, adding or taking out the deferred input's seen value. Both
-	// kinds of node also have flag 2, so the propagation loop hands them to
-	// fire once it has run their plain successors.
+	// while its other input (arm) is false, when the gate is false
+	// whatever the deferred input is. The machine keeps per deferred
+	// source k the list of its armed gates (those whose other input
+	// holds), and the source's change counts only those (flag 32); the
+	// other input's change (flag 64) arms or disarms the gate, adding or
+	// taking out the deferred input's seen value. Both kinds of node also
+	// have flag 2, so the propagation loop hands them to fire once it has
+	// run their plain successors.
 	deferred []deferredGate
 	srcK     []int32 // per node: its source index k, or -1
 	srcAt    []int32 // armed list of source k: the machine's armed[srcAt[k]:srcAt[k+1]] has room for all its gates

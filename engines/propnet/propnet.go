@@ -157,7 +157,6 @@ const (
 func layoutCost(m *Machine) float64 {
 	p := m.p
 	joint := make([]engines.Move, len(p.roles))
-	next := make([]uint64, len(m.curBits))
 	work0, pops0 := m.work, m.pops
 	var steps, reads, found, toggles int64
 	legalBits := m.tbits[p.words:]
@@ -190,9 +189,8 @@ play:
 				copy(before, legalBits)
 			}
 			m.play(joint)
-			copy(next, m.nextBits)
 			m.cur = nil // the network's position is no state object
-			m.moveTo(next)
+			m.moveTo(m.nextBits)
 			if !p.scanLegal {
 				for i, x := range legalBits {
 					toggles += int64(bits.OnesCount64(x ^ before[i]))
@@ -312,8 +310,9 @@ func optimiseNetworks(nw *network, o Options, before NetStats) (alt *network, er
 // LegalAuto, on networks up to maxLayoutChoice successor links, the layouts
 // (and the networks) are estimated by layoutCost, and the cheapest is kept
 // (the first of equals, in the order listed); a larger network with
-// deferred edges is estimated with and without them. The estimate counts operations,
-// it does not time them, so every process builds the same program.
+// deferred edges is estimated with and without them. The estimate counts
+// operations, it does not time them, so every process builds the same
+// program.
 func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 	p := compile(nw, o.Legal, o.DeferFanout)
 	m := newMachine(p, o.Mode)

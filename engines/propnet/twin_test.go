@@ -94,6 +94,20 @@ func TestFastMatchesFullPass(t *testing.T) {
 	assert.Greater(t, deferring, len(games)/2, "most games should have two-input AND gates to defer")
 }
 
+// walkAgainstReference compares m with the reference prover state by
+// state over the whole of a small game g.
+func walkAgainstReference(t *testing.T, g *gdl.Game, m engines.Machine) {
+	t.Helper()
+	ref, err := enginetest.Reference().New(g)
+	require.NoError(t, err)
+	mis, st, err := conform.Exhaustive(ref, m, 5000)
+	require.NoError(t, err)
+	if mis != nil {
+		t.Fatalf("%v\nmoves:\n%s", mis, mis.HistoryText())
+	}
+	assert.True(t, st.Complete, "the whole game should be walked")
+}
+
 // TestCycles plays games whose recursive rules make cycles in the ground
 // network, in the part that is propagated and in the part only the goals
 // read, against the prover, state by state.
@@ -105,14 +119,7 @@ func TestCycles(t *testing.T) {
 			m, err := propnet.New(g)
 			require.NoError(t, err)
 			assert.Positive(t, m.Build.Program.CyclicComps, "the game should make cyclic components")
-			ref, err := enginetest.Reference().New(g)
-			require.NoError(t, err)
-			mis, st, err := conform.Exhaustive(ref, m, 5000)
-			require.NoError(t, err)
-			if mis != nil {
-				t.Fatalf("%v\nmoves:\n%s", mis, mis.HistoryText())
-			}
-			assert.True(t, st.Complete, "the whole game should be walked")
+			walkAgainstReference(t, g, m)
 			for seed := uint64(1); seed <= 3; seed++ {
 				mis, err := conform.TraceCheck(enginetest.Reference(), engine(t), g, seed, 5)
 				require.NoError(t, err)
@@ -140,14 +147,7 @@ func TestDeferredEdges(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, none.Build.Program.DeferredGates)
 
-	ref, err := enginetest.Reference().New(g)
-	require.NoError(t, err)
-	mis, st, err := conform.Exhaustive(ref, m, 5000)
-	require.NoError(t, err)
-	if mis != nil {
-		t.Fatalf("%v\nmoves:\n%s", mis, mis.HistoryText())
-	}
-	assert.True(t, st.Complete, "the whole game should be walked")
+	walkAgainstReference(t, g, m)
 	slow, err := propnet.New(g, propnet.WithMode(propnet.FullPass))
 	require.NoError(t, err)
 	for seed := uint64(1); seed <= 4; seed++ {
