@@ -11,6 +11,7 @@ import (
 
 	"github.com/gdlperf/gdlperf/engines"
 	"github.com/gdlperf/gdlperf/engines/compiled/rt"
+	"github.com/gdlperf/gdlperf/engines/fixedfluent"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -147,6 +148,7 @@ func generate(g *gdl.Game, version, rulesSHA string) (*generated, error) {
 
 // generateWithin is generate with the size estimates bounded by lim.
 func generateWithin(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (*generated, error) {
+	g = readFixedFluents(g)
 	bu, errBU := generateDesign(g, designs[0].pkg, maxSourceBytes, lim, version, rulesSHA)
 	ms, errMS := generateMagic(g, designs[1].pkg, lim, version, rulesSHA)
 	if bu == nil && ms == nil {
@@ -174,6 +176,22 @@ func generateWithin(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (*gen
 	out.files["main.go"] = []byte(m.String())
 	out.stats = strings.Join(stats, "\n")
 	return out, nil
+}
+
+// readFixedFluents returns g with its rules rewritten by
+// fixedfluent.Rewrite, or g itself when no state term is fixed: both
+// designs then compute once, as static relations, what depends only on the
+// fixed terms (wargame's walls made every step's blocked paths and
+// pursuit steps a per-state relation, 5-7x slower than the prover).
+func readFixedFluents(g *gdl.Game) *gdl.Game {
+	rules := fixedfluent.Rewrite(g.Rules)
+	if rules == nil {
+		return g
+	}
+	g2 := *g
+	g2.Rules = rules
+	g2.Analysis = gdl.Analyse(rules)
+	return &g2
 }
 
 // generateMagic generates the magic-sets design: the rules rewritten with

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/fixedfluent"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -780,8 +781,8 @@ func ground(game *gdl.Game, b *budget) (g *grounder, err error) {
 	}()
 	a := game.Analysis
 	gameRules := game.Rules
-	if fixed := fixedFluents(gameRules); len(fixed) > 0 {
-		gameRules = readFixedFluents(gameRules, fixed)
+	if rw := fixedfluent.Rewrite(gameRules); rw != nil {
+		gameRules = rw
 		a = gdl.Analyse(gameRules)
 	}
 	for _, r := range game.Roles {
@@ -1035,135 +1036,4 @@ func (g *grounder) auxHead(prefix string, keep []gdl.Symbol, net bool) *gdl.Term
 		rel.kind = relNet
 	}
 	return ah
-}
-
-// fluentKey is the functor and arity of state terms.
-type fluentKey struct {
-	name  gdl.Symbol
-	arity int
-}
-
-// fixedFluents finds the state terms that never change: those whose only
-// next rules are frame rules (<= (next (f ?v1 .. ?vk)) (true (f ?v1 ..
-// ?vk))) with distinct variables, such as the walls of a maze. In every
-// reachable state they are exactly their init facts.
-func fixedFluents(rules []*gdl.Rule) map[fluentKey]bool {
-	frame := map[fluentKey]bool{}
-	other := map[fluentKey]bool{}
-	for _, r := range rules {
-		if r.Head.Name != gdl.SymNext || len(r.Head.Args) != 1 {
-			continue
-		}
-		x := r.Head.Args[0]
-		if x.Kind == gdl.Var {
-			return nil // any term may change
-		}
-		k := fluentKey{x.Name, len(x.Args)}
-		if isFrameRule(r) {
-			frame[k] = true
-		} else {
-			other[k] = true
-		}
-	}
-	fixed := map[fluentKey]bool{}
-	for k := range frame {
-		if !other[k] {
-			fixed[k] = true
-		}
-	}
-	return fixed
-}
-
-func isFrameRule(r *gdl.Rule) bool {
-	if len(r.Body) != 1 || r.Body[0].Kind != gdl.LitAtom || r.Body[0].Atom.Name != gdl.SymTrue {
-		return false
-	}
-	x, y := r.Head.Args[0], r.Body[0].Atom.Args[0]
-	if !x.Equal(y) {
-		return false
-	}
-	seen := map[gdl.Symbol]bool{}
-	for _, a := range x.Args {
-		if a.Kind != gdl.Var || seen[a.Name] {
-			return false
-		}
-		seen[a.Name] = true
-	}
-	return true
-}
-
-// readFixedFluents rewrites the rules to read fixed state terms from a
-// static relation made of their init facts, (#fixed_f args) :- (init (f
-// args)), instead of from true: the relations that read them become static
-// and are evaluated exactly instead of being grounded over every
-// combination. The frame rules stay, so the facts stay in the state.
-func readFixedFluents(rules []*gdl.Rule, fixed map[fluentKey]bool) []*gdl.Rule {
-	names := map[fluentKey]gdl.Symbol{}
-	name := func(k fluentKey) gdl.Symbol {
-		if n, ok := names[k]; ok {
-			return n
-		}
-		n := gdl.Intern(fmt.Sprintf("#fixed_%s_%d", k.name.Name(), k.arity))
-		names[k] = n
-		return n
-	}
-	out := make([]*gdl.Rule, 0, len(rules)+len(fixed))
-	for _, r := range rules {
-		if r.Head.Name == gdl.SymNext && isFrameRule(r) {
-			out = append(out, r)
-			continue
-		}
-		var body []*gdl.Literal
-		for i, l := range r.Body {
-			if l.Atom == nil || l.Atom.Name != gdl.SymTrue || len(l.Atom.Args) != 1 {
-				continue
-			}
-			x := l.Atom.Args[0]
-			k := fluentKey{x.Name, len(x.Args)}
-			if x.Kind == gdl.Var || !fixed[k] {
-				continue
-			}
-			if body == nil {
-				body = append([]*gdl.Literal(nil), r.Body...)
-			}
-			var atom *gdl.Term
-			if x.Kind == gdl.Const {
-				atom = gdl.NewConst(name(k))
-			} else {
-				atom = gdl.NewFunc(name(k), x.Args...)
-			}
-			nl := *l
-			nl.Atom = atom
-			body[i] = &nl
-		}
-		if body == nil {
-			out = append(out, r)
-			continue
-		}
-		out = append(out, &gdl.Rule{Head: r.Head, Body: body, Pos: r.Pos})
-	}
-	keys := make([]fluentKey, 0, len(names))
-	for k := range names {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].name != keys[j].name {
-			return keys[i].name.Name() < keys[j].name.Name()
-		}
-		return keys[i].arity < keys[j].arity
-	})
-	for _, k := range keys {
-		var x, h *gdl.Term
-		if k.arity == 0 {
-			x, h = gdl.NewConst(k.name), gdl.NewConst(names[k])
-		} else {
-			args := make([]*gdl.Term, k.arity)
-			for i := range args {
-				args[i] = gdl.NewVar(gdl.Intern(fmt.Sprintf("?v%d", i)))
-			}
-			x, h = gdl.NewFunc(k.name, args...), gdl.NewFunc(names[k], args...)
-		}
-		out = append(out, &gdl.Rule{Head: h, Body: []*gdl.Literal{{Kind: gdl.LitAtom, Atom: gdl.NewFunc(gdl.SymInit, x)}}})
-	}
-	return out
 }

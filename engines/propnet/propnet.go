@@ -68,6 +68,7 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/fixedfluent"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
@@ -79,7 +80,7 @@ var source embed.FS
 const Name = "propnet"
 
 // Version is the engine's version: its code and the code it stands on.
-var Version = engines.SourceVersion("1", source, gdl.Source, engines.Source, rollout.Source)
+var Version = engines.SourceVersion("1", source, gdl.Source, engines.Source, rollout.Source, fixedfluent.Source)
 
 func init() {
 	engines.Register(engines.Engine{
