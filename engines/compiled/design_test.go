@@ -25,6 +25,11 @@ func TestDesignTraces(t *testing.T) {
 		{"builtin/tictactoe", func(t *testing.T) testGame { return builtin(t, "tictactoe") }, false},
 		{"base/hitori", func(t *testing.T) testGame { return mirrored(t, "base/hitori/hitori.kif") }, false},
 		{"base/merrills", func(t *testing.T) testGame { return mirrored(t, "base/merrills/merrills.kif") }, true},
+		// magic sets' copies shared by call sites, negations inside them
+		{"base/blobwars", func(t *testing.T) testGame { return mirrored(t, "base/blobwars/blobwars.kif") }, false},
+		// shared copies close cycles through negations: relations
+		// computed whole (bottom-up plays 25 states a second)
+		{"base/crissrace", func(t *testing.T) testGame { return mirrored(t, "base/crissrace/crissrace.kif") }, true},
 	}
 	for _, g := range games {
 		t.Run(g.name, func(t *testing.T) {

@@ -27,6 +27,18 @@ import (
 // relation it copies. The result is nil when the rewritten game would have
 // over MaxMagicRules rules.
 func MagicSets(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) {
+	return magicSets(g, keep, whole, true)
+}
+
+// MagicSetsShared is MagicSets with one copy per adornment, shared by
+// every call site (the classic transformation): much smaller where calls
+// nest deep, but a negation closes a cycle through a shared magic
+// relation more often, and the relation negated is then computed whole.
+func MagicSetsShared(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) {
+	return magicSets(g, keep, whole, false)
+}
+
+func magicSets(g *Game, keep, whole map[Symbol]bool, perSite bool) (*Game, map[Symbol]Symbol) {
 	orig := map[Symbol]Symbol{}
 	a := g.Analysis
 	idb := func(name Symbol) bool {
@@ -34,12 +46,14 @@ func MagicSets(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) 
 		return r != nil && len(r.Rules) > 0 && !keep[name] &&
 			name != SymTrue && name != SymDoes
 	}
-	// A copy is made per adornment and per call site (a calling copy, rule
-	// and literal; calls within one strongly connected component share their
-	// caller's context): demand from different call sites is kept apart, so that a negation cannot close
-	// a cycle through a shared magic relation, as magic sets otherwise can
-	// do to a stratified program. Copies asked with every argument free
-	// have no magic relation and are shared.
+	// With perSite, a copy is made per adornment and per call site (a
+	// calling copy, rule and literal; calls within one strongly connected
+	// component share their caller's context): demand from different call
+	// sites is kept apart, so that a negation cannot close a cycle through
+	// a shared magic relation, as magic sets otherwise can do to a
+	// stratified program. Without it, every call site of an adornment
+	// shares one context, "*". Copies asked with every argument free have
+	// no magic relation and are shared.
 	type adorned struct {
 		name Symbol
 		ad   string
@@ -72,6 +86,7 @@ func MagicSets(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) 
 		return s
 	}
 	var out []*Rule
+	seenMagic := map[string]bool{}
 	// the facts and rules of relations left whole
 	for _, r := range g.Rules {
 		if !idb(r.Head.Name) {
@@ -130,10 +145,19 @@ func MagicSets(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) 
 				if a.Relations[l.Atom.Name].SCC == a.Relations[k.name].SCC {
 					ctx = ctxOf[self]
 				}
+				if !perSite && ctx != "" {
+					ctx = "*" // one context for every call site
+				}
 				name := adorn(l.Atom.Name, ad.String(), ctx)
 				if m, ok := magics[adorned{l.Atom.Name, ad.String(), ctx}]; ok {
 					prefix := append([]*Literal(nil), body...)
-					out = append(out, &Rule{Head: magicAtom(m, bargs), Body: prefix, Pos: l.Pos})
+					mr := &Rule{Head: magicAtom(m, bargs), Body: prefix, Pos: l.Pos}
+					// shared: call sites with the same prefix (the
+					// rules of an expanded or) make the same rule
+					if text := mr.String(); !seenMagic[text] {
+						seenMagic[text] = true
+						out = append(out, mr)
+					}
 				}
 				nl := &Literal{Kind: l.Kind, Atom: magicAtom(name, l.Atom.Args), Pos: l.Pos}
 				if l.Atom.Kind != Func {

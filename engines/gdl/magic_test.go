@@ -78,3 +78,51 @@ func TestMagicSets(t *testing.T) {
 	require.NotNil(t, whole)
 	assert.Equal(t, magicRules(g), magicRules(whole))
 }
+
+// TestMagicSetsShared: less is asked with its first argument bound from
+// two call sites (legal and next). MagicSets makes a copy and a magic
+// relation for each; MagicSetsShared one of each, filled from both.
+func TestMagicSetsShared(t *testing.T) {
+	src := magicSrc + "(<= (next (seen ?y)) (true (at ?x)) (less ?x ?y))\n"
+	g, err := Load("magic.kif", []byte(src))
+	require.NoError(t, err)
+	count := func(g2 *Game) (copies, magics int, magicRules int) {
+		for name := range g2.Analysis.Relations {
+			switch {
+			case strings.HasPrefix(name.Name(), "magic less "):
+				magics++
+			case strings.HasPrefix(name.Name(), "less "):
+				copies++
+			}
+		}
+		for _, r := range g2.Rules {
+			if strings.HasPrefix(r.Head.Name.Name(), "magic less ") {
+				magicRules++
+			}
+		}
+		return
+	}
+	perSite, _ := MagicSets(g, nil, nil)
+	require.NotNil(t, perSite)
+	c, m, mr := count(perSite)
+	// each magic relation: its call site's rule and less's recursive call
+	assert.Equal(t, []int{2, 2, 4}, []int{c, m, mr}, "a copy per call site")
+	shared, orig := MagicSetsShared(g, nil, nil)
+	require.NotNil(t, shared)
+	c, m, mr = count(shared)
+	// the two call sites have the same prefix, (true (at ?x)): one rule
+	assert.Equal(t, []int{1, 1, 2}, []int{c, m, mr}, "one copy, its magic relation filled from both call sites")
+	for name := range shared.Analysis.Relations {
+		if strings.HasPrefix(name.Name(), "less ") {
+			assert.Equal(t, Intern("less"), orig[name])
+		}
+	}
+	// the recursive call inside less's copy reads the same copy
+	for _, name := range shared.Analysis.Order {
+		rel := shared.Analysis.Relations[name]
+		if len(rel.Rules) > 0 {
+			_, _, err := RuleGroups(rel.Rules, map[Symbol]bool{name: true})
+			assert.NoError(t, err, name.Name())
+		}
+	}
+}
