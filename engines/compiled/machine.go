@@ -146,7 +146,7 @@ type Option func(*options)
 
 type options struct{ design string }
 
-// WithDesign forces the program's design, "bottom-up" or "magic", as its
+// WithDesign forces the program's design, "bottom-up", "magic" or "magic-sites", as its
 // -design flag does (by default the warm-up chooses).
 func WithDesign(d string) Option { return func(o *options) { o.design = d } }
 

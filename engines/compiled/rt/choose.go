@@ -14,11 +14,13 @@ import (
 )
 
 // The designs of a program: the game's rules evaluated bottom-up as they
-// are, or rewritten with magic sets (gdl.MagicSets), which computes only
-// the tuples that the questions demand.
+// are, or rewritten with magic sets, which computes only the tuples that
+// the questions demand: a copy of a relation per binding pattern
+// (gdl.MagicSetsShared), or per call site (gdl.MagicSets).
 const (
-	DesignBottomUp = "bottom-up"
-	DesignMagic    = "magic sets"
+	DesignBottomUp   = "bottom-up"
+	DesignMagic      = "magic sets"
+	DesignMagicSites = "magic sets per call site"
 )
 
 // Design is one design compiled into the program: Setup returns its

@@ -39,7 +39,7 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 	rollouts := fs.Int("rollouts", -1, "fixed-work mode (a run) or number of rollouts (a trace, 1 by default)")
 	trace := fs.String("trace", "", "write a trace to this file (\"-\": standard output)")
 	serve := fs.Bool("serve", false, "answer questions on standard input")
-	design := fs.String("design", "", "use this design, \""+DesignBottomUp+"\" or \"magic\", instead of the warm-up's choice")
+	design := fs.String("design", "", "use this design, \""+DesignBottomUp+"\", \"magic\" or \"magic-sites\", instead of the warm-up's choice")
 	work := fs.String("workload", workload.Rollouts, "the work: "+strings.Join(workload.Names, ", ")+" (engines/workload/SPEC.md)")
 	var budget workload.Budget
 	fs.Int64Var(&budget.Iterations, "iterations", 0, "uct: iterations (0: as many as SECONDS allows, a timed run)")
@@ -54,11 +54,13 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 	rest := fs.Args()
 	forced := *design
 	switch forced {
-	case "", DesignBottomUp, DesignMagic:
+	case "", DesignBottomUp, DesignMagic, DesignMagicSites:
 	case "magic":
 		forced = DesignMagic
+	case "magic-sites":
+		forced = DesignMagicSites
 	default:
-		fmt.Fprintf(stderr, "-design must be %s or magic, not %q\n", DesignBottomUp, forced)
+		fmt.Fprintf(stderr, "-design must be %s, magic or magic-sites, not %q\n", DesignBottomUp, forced)
 		return exitUsage
 	}
 	es := make([]*Engine, len(designs))
