@@ -273,7 +273,8 @@ func generateMagicWith(rewrite func(g *gdl.Game, keep, whole map[gdl.Symbol]bool
 			return out, len(g2.Rules), err
 		}
 		if whole[orig[ce.negated]] {
-			return nil, 0, errNegationInRecursion
+			// say which relation: the cycle error names it
+			return nil, 0, fmt.Errorf("%w: %v", errNegationInRecursion, err)
 		}
 		whole[orig[ce.negated]] = true
 	}
