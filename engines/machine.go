@@ -60,6 +60,27 @@ type Roller interface {
 	Rollout(rng *rand.Rand, stop func() bool, goals []int) (steps int64, stopped bool, err error)
 }
 
+// BatchRoller is a Machine that can play many rollouts at once (the
+// propnet's bit-parallel lanes). A timed run whose machine says Batch plays
+// through Rollouts instead of one rollout at a time. Each rollout draws
+// from its own stream: rollout r from rand.New(rand.NewPCG(seed, r)), each
+// role in order drawing legal[rng.IntN(len(legal))] from its legal moves in
+// the order Legal returns them, so rollout r is the rollout the Machine's
+// methods play with that stream (rollout.PlayoutEach), in whatever order
+// the batch finishes them.
+//
+// Rollouts plays rollouts 0, 1, ... (0 to n-1 when n >= 0; without end
+// when n < 0) and calls done with each finished rollout's number, state
+// changes and goals (valid during the call). stop, when not nil, is asked
+// every few hundred state changes and ends the run when it says so. steps
+// counts every state change played, of finished rollouts or not. A game
+// error ends the run.
+type BatchRoller interface {
+	Machine
+	Batch() bool
+	Rollouts(seed uint64, n int64, stop func() bool, done func(r, steps int64, goals []int)) (steps int64, err error)
+}
+
 // Searcher is a Machine whose states have an exact key of their own,
 // cheaper to make than their facts, for the transposition tables of search
 // (package workload).

@@ -199,3 +199,61 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("%d of %d valid games built (%.1f%%); the goal is at least 94%%", built, valid, 100*float64(built)/float64(valid))
 	}
 }
+
+// TestCorpusLanes plays, for every valid mirrored game the propnet builds,
+// two seeded batches of 64 rollouts in lanes (whether or not the build chose
+// lanes for its timed runs) and each of their rollouts through the
+// machine's methods: every rollout must make the same state changes and
+// goals. It logs the build's choice per game. Long: GDLPERF_PROPNET_CORPUS=1
+// (GDLPERF_PROPNET_CORPUS_GAMES=REGEXP selects games by path).
+func TestCorpusLanes(t *testing.T) {
+	if os.Getenv("GDLPERF_PROPNET_CORPUS") == "" {
+		t.Skip("set GDLPERF_PROPNET_CORPUS=1 to check every mirrored game (GDLPERF_PROPNET_CORPUS_GAMES=REGEXP for some)")
+	}
+	shared := enginetest.SharedDir()
+	if shared == "" {
+		t.Skip("../shared not found")
+	}
+	mirror := filepath.Join(shared, "gamerepo-mirror")
+	var filter *regexp.Regexp
+	if s := os.Getenv("GDLPERF_PROPNET_CORPUS_GAMES"); s != "" {
+		filter = regexp.MustCompile(s)
+	}
+	pn := engine(t)
+	var checked, lanes, refused, none int
+	for _, g := range mirroredGames(t, mirror) {
+		if filter != nil && !filter.MatchString(g.path) {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(mirror, g.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		game, err := gdl.Load(g.path, src)
+		if err != nil {
+			continue // invalid: TestCorpus counts those
+		}
+		m, err := propnet.New(game)
+		if err != nil {
+			refused++
+			continue
+		}
+		if m.Batch() {
+			lanes++
+		}
+		for seed := uint64(1); seed <= 2; seed++ {
+			err := conform.BatchCheck(pn, game, m, seed, 64)
+			if err != nil && strings.Contains(err.Error(), "cannot be played in lanes") {
+				none++
+				t.Logf("no lanes %s: %v", g.path, err)
+				break
+			}
+			if err != nil {
+				t.Errorf("LANES %s: %v", g.path, err)
+			}
+		}
+		checked++
+		t.Logf("ok %s: %s", g.path, m.Build.Lanes)
+	}
+	t.Logf("%d games checked in lanes (%d cannot be played in lanes), %d refused by the build; the build chose lanes on %d", checked-none, none, refused, lanes)
+}

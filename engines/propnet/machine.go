@@ -67,6 +67,8 @@ type Machine struct {
 	glast  []uint8
 	gout   []uint8 // the output successors have seen
 	gstack []int32
+	// goalWork counts the goal-only edges followed (for goalCost).
+	goalWork int64
 
 	// The armed lists of the deferred sources (program.deferred): source
 	// k's armed gates are armed[srcAt[k]:srcAt[k]+armedLen[k]], and gate j
@@ -74,6 +76,10 @@ type Machine struct {
 	armed    []int32
 	armedLen []int32
 	armedPos []int32
+
+	// lanes is the layout of bit-parallel rollouts (lanes.go) when the
+	// build chose them for timed runs.
+	lanes *laneProgram
 
 	regs    drainRegs
 	goDrain bool // drain with drainFastGo, not drainFast (for tests)
@@ -895,6 +901,7 @@ func (m *Machine) goalChanges() {
 func (m *Machine) goalEdges(stack []int32, c int32, v uint8) []int32 {
 	p := m.p
 	d := uint32(v)*2 - 1 // +1 or -1
+	m.goalWork += int64(p.goalStart[c+1] - p.goalStart[c])
 	for _, e := range p.goalSucc[p.goalStart[c]:p.goalStart[c+1]] {
 		t := e >> 1
 		neg := -(uint32(e) & 1)

@@ -55,6 +55,32 @@ type Options struct {
 	// for its edges to them to be deferred (counted only for the gates
 	// whose other input holds); 0 defers none.
 	DeferFanout int
+	// Lanes says whether timed runs play 64 rollouts at once in the bits
+	// of machine words (lanes.go); by default they do when the estimate
+	// says a step of the lanes costs less than 64 of the fast mode.
+	Lanes LanesChoice
+}
+
+// LanesChoice is whether timed runs play bit-parallel rollouts.
+type LanesChoice uint8
+
+const (
+	// LanesAuto: by estimate (chooseLanes).
+	LanesAuto LanesChoice = iota
+	// LanesOn: always, when the game can be played in lanes.
+	LanesOn
+	// LanesOff: never.
+	LanesOff
+)
+
+func (c LanesChoice) String() string {
+	switch c {
+	case LanesOn:
+		return "on"
+	case LanesOff:
+		return "off"
+	}
+	return "auto"
 }
 
 // LegalLayout is how the fast mode finds the legal moves.
@@ -98,6 +124,7 @@ const (
 	envMaxMemory = "GDLPERF_PROPNET_MAX_MEMORY" // MiB
 	envMaxSize   = "GDLPERF_PROPNET_MAX_SIZE"   // atoms, rule instances, terms or nodes
 	envMode      = "GDLPERF_PROPNET_MODE"       // fast or fullpass
+	envLanes     = "GDLPERF_PROPNET_LANES"      // auto, on or off
 )
 
 // DefaultOptions returns the defaults.
@@ -130,6 +157,9 @@ func WithoutPartialFactoring() Option { return func(o *Options) { o.NoPartialFac
 // WithDeferFanout sets the fewest two-input AND readers of a node whose
 // edges to them are deferred (0: none; for tests).
 func WithDeferFanout(n int) Option { return func(o *Options) { o.DeferFanout = n } }
+
+// WithLanes sets whether timed runs play bit-parallel rollouts.
+func WithLanes(c LanesChoice) Option { return func(o *Options) { o.Lanes = c } }
 
 // WithoutOptimisation keeps the network as grounded.
 func WithoutOptimisation() Option { return func(o *Options) { o.NoOptimise = true } }
@@ -168,6 +198,15 @@ func OptionsFromEnv() (Options, error) {
 	default:
 		return o, fmt.Errorf("%s=%q: want fast or fullpass", envMode, s)
 	}
+	switch s := strings.ToLower(os.Getenv(envLanes)); s {
+	case "", "auto":
+	case "on":
+		o.Lanes = LanesOn
+	case "off":
+		o.Lanes = LanesOff
+	default:
+		return o, fmt.Errorf("%s=%q: want auto, on or off", envLanes, s)
+	}
 	return o, nil
 }
 
@@ -196,6 +235,9 @@ func (o Options) Knobs() string {
 	}
 	if o.Mode != d.Mode {
 		add("mode", o.Mode.String())
+	}
+	if o.Lanes != d.Lanes {
+		add("lanes", o.Lanes.String())
 	}
 	if o.Legal != d.Legal {
 		add("legal", o.Legal.String())

@@ -114,7 +114,10 @@ type BuildStats struct {
 	// LayoutChoice says which network and layout of the legal moves were
 	// kept, and the estimated costs they were chosen by, when they were.
 	LayoutChoice string
-	Options      Options
+	// Lanes says how timed runs play their rollouts (one at a time, or 64
+	// at once in lanes) and the estimates it was chosen by.
+	Lanes   string
+	Options Options
 }
 
 // maxLayoutChoice is the largest network (in successor links) whose layout
@@ -255,6 +258,9 @@ func New(g *gdl.Game, opts ...Option) (m *Machine, err error) {
 	b.phase = "layout"
 	b.size = nil
 	m = chooseLayout(nw, alt, o, &st)
+	if o.Mode == Fast && o.Lanes != LanesOff {
+		chooseLanes(m, o.Lanes, &st)
+	}
 	st.Program = m.p.stats
 	st.LayoutTime = time.Since(t)
 	st.Total = time.Since(start)
@@ -378,6 +384,47 @@ func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 	st.LayoutChoice = "kept: " + best.what + " (estimated ns per state change: " + strings.Join(parts, ", ") + ")"
 	st.After = best.nw.stats()
 	return best.m
+}
+
+// maxLaneChoice is the largest network (in literals of its gates) whose
+// rollouts are estimated in lanes: a step over a million literals costs
+// more than 64 differential steps on every game measured.
+const maxLaneChoice = 1_000_000
+
+// laneMargin: lanes are kept when their estimate is under this share of
+// the one-at-a-time estimate (both are estimates; near a tie the
+// differential mode, whose estimate chose the layout, is kept).
+const laneMargin = 0.85
+
+// chooseLanes decides whether m's timed runs play in lanes (lanes.go):
+// always when they can with LanesOn; with LanesAuto when laneCost is under
+// laneMargin of layoutCost. Both count operations, so every process
+// chooses the same.
+func chooseLanes(m *Machine, c LanesChoice, st *BuildStats) {
+	p := m.p
+	lp := newLaneProgram(p)
+	if lp == nil {
+		st.Lanes = "timed runs: one rollout at a time (the game cannot be played in lanes)"
+		return
+	}
+	if c == LanesOn {
+		m.lanes = lp
+		st.Lanes = "timed runs: 64 rollouts at once in lanes (forced)"
+		return
+	}
+	if lp.links+lp.goalLinks > maxLaneChoice {
+		st.Lanes = fmt.Sprintf("timed runs: one rollout at a time (%d literals a step of lanes would evaluate)", lp.links+lp.goalLinks)
+		return
+	}
+	lanes, _ := laneCost(m, lp)
+	one := layoutCost(m) + goalCost(m)
+	est := fmt.Sprintf("(estimated ns per state change: in lanes %.0f, one at a time %.0f)", lanes, one)
+	if lanes < laneMargin*one {
+		m.lanes = lp
+		st.Lanes = "timed runs: 64 rollouts at once in lanes " + est
+		return
+	}
+	st.Lanes = "timed runs: one rollout at a time " + est
 }
 
 // Summary prints the sizes on one line.

@@ -75,6 +75,10 @@ type Clock struct {
 	lastSteps int64
 }
 
+// Start is the wall time when the clock was made: a run's time counts
+// from it.
+func (c *Clock) Start() time.Time { return c.start }
+
 // NewClock returns the clock of a run of d from now.
 func NewClock(d time.Duration) *Clock { return NewClockFunc(time.Now, d) }
 

@@ -52,6 +52,9 @@ func RunRollouts(m engines.Machine, n int64, seed uint64) (Stats, error) {
 // run plays rollouts until the clock says the time is over or, with
 // n >= 0, n rollouts are finished.
 func run(m engines.Machine, seed uint64, c *protocol.Clock, n int64) (Stats, error) {
+	if b, ok := m.(engines.BatchRoller); ok && b.Batch() {
+		return runBatch(b, seed, c, n)
+	}
 	rng := protocol.TimedRand(seed)
 	roles := len(m.Roles())
 	st := Stats{GoalSums: make([]int64, roles)}
@@ -77,6 +80,55 @@ func run(m engines.Machine, seed uint64, c *protocol.Clock, n int64) (Stats, err
 		return steps, stopped, err
 	})
 	return st, err
+}
+
+// runBatch is run over a machine that plays its rollouts in batches
+// (engines.BatchRoller): rollout r draws from its own stream.
+func runBatch(b engines.BatchRoller, seed uint64, c *protocol.Clock, n int64) (Stats, error) {
+	st := Stats{GoalSums: make([]int64, len(b.Roles()))}
+	var stop func() bool
+	start := time.Now()
+	if c != nil {
+		stop = c.Over
+		start = c.Start()
+	}
+	steps, err := b.Rollouts(seed, n, stop, func(_, _ int64, goals []int) {
+		st.Rollouts++
+		st.addGoals(goals)
+	})
+	st.StateChanges = steps
+	st.Elapsed = time.Since(start)
+	return st, err
+}
+
+// RunEach plays rollouts 0 to n-1 of seed as a batch run defines them
+// (engines.BatchRoller), one after the other through the machine's methods
+// (an engines.Roller's own loop too), and calls done with each one's
+// number, state changes and goals: the generic twin of a batch.
+func RunEach(m engines.Machine, n int64, seed uint64, done func(r, steps int64, goals []int)) error {
+	goals := make([]int, len(m.Roles()))
+	for r := int64(0); r < n; r++ {
+		steps, _, err := PlayoutEach(m, seed, r, goals)
+		if err != nil {
+			return err
+		}
+		done(r, steps, goals)
+	}
+	return nil
+}
+
+// PlayoutEach plays rollout r of a batch run with seed through m's methods
+// (an engines.Roller's own loop when m is one): it draws from
+// rand.New(rand.NewPCG(seed, r)).
+func PlayoutEach(m engines.Machine, seed uint64, r int64, goals []int) (steps int64, stopped bool, err error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(r)))
+	if ro, ok := m.(engines.Roller); ok {
+		return ro.Rollout(rng, nil, goals)
+	}
+	joint := make([]engines.Move, len(m.Roles()))
+	choose := func(_ int, legal []engines.Move) engines.Move { return legal[rng.IntN(len(legal))] }
+	stopped, err = playout(m, joint, choose, 0, nil, &steps, goals)
+	return steps, stopped, err
 }
 
 func (st *Stats) addGoals(goals []int) {

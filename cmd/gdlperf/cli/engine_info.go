@@ -201,5 +201,8 @@ func printPropnetInfo(out io.Writer, game string, b propnet.BuildStats) error {
 	if b.LayoutChoice != "" {
 		fmt.Fprintf(w, "\t%s\n", b.LayoutChoice)
 	}
+	if b.Lanes != "" {
+		fmt.Fprintf(w, "\t%s\n", b.Lanes)
+	}
 	return w.Flush()
 }
