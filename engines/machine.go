@@ -62,23 +62,34 @@ type Roller interface {
 
 // BatchRoller is a Machine that can play many rollouts at once (the
 // propnet's bit-parallel lanes). A timed run whose machine says Batch plays
-// through Rollouts instead of one rollout at a time. Each rollout draws
-// from its own stream: rollout r from rand.New(rand.NewPCG(seed, r)), each
-// role in order drawing legal[rng.IntN(len(legal))] from its legal moves in
-// the order Legal returns them, so rollout r is the rollout the Machine's
-// methods play with that stream (rollout.PlayoutEach), in whatever order
-// the batch finishes them.
-//
-// Rollouts plays rollouts 0, 1, ... (0 to n-1 when n >= 0; without end
-// when n < 0) and calls done with each finished rollout's number, state
-// changes and goals (valid during the call). stop, when not nil, is asked
-// every few hundred state changes and ends the run when it says so. steps
-// counts every state change played, of finished rollouts or not. A game
-// error ends the run.
+// through Rollouts instead of one rollout at a time, and so does a
+// fixed-work run. Each rollout draws from its own stream: rollout r from
+// rand.New(rand.NewPCG(seed, r)), each role in order drawing
+// legal[rng.IntN(len(legal))] from its legal moves in the order Legal
+// returns them (a timed run) or sorted by their text (Batch.Sorted: a
+// trace's and a fixed-work run's draws, protocol.Chooser), so rollout r is
+// the rollout the Machine's methods play with that stream
+// (rollout.PlayoutEach), in whatever order the batch finishes them.
 type BatchRoller interface {
 	Machine
 	Batch() bool
-	Rollouts(seed uint64, n int64, stop func() bool, done func(r, steps int64, goals []int)) (steps int64, err error)
+	Rollouts(b Batch) (steps int64, err error)
+}
+
+// Batch says what rollouts a BatchRoller plays: rollouts 0, 1, ... of Seed
+// (0 to N-1 when N >= 0; without end when N < 0), calling Done with each
+// finished rollout's number, state changes and goals (valid during the
+// call). Stop, when not nil, is asked every few hundred state changes and
+// ends the run when it says so. With MaxSteps > 0, a rollout longer than
+// that is a ResourceLimit game error. Rollouts returns every state change
+// played, of finished rollouts or not; a game error ends the run.
+type Batch struct {
+	Seed     uint64
+	N        int64
+	Sorted   bool
+	MaxSteps int
+	Stop     func() bool
+	Done     func(r, steps int64, goals []int)
 }
 
 // Searcher is a Machine whose states have an exact key of their own,

@@ -40,8 +40,10 @@ func RollerCheck(e engines.Engine, g *gdl.Game, seeds, n int) error {
 			return err
 		}
 		if b, ok := fast.(engines.BatchRoller); ok && b.Batch() {
-			if err := BatchCheck(e, g, b, seed, n); err != nil {
-				return err
+			for _, sorted := range []bool{false, true} {
+				if err := BatchCheck(e, g, b, seed, n, sorted); err != nil {
+					return err
+				}
 			}
 		}
 		if _, ok := fast.(engines.Roller); !ok {
@@ -74,10 +76,11 @@ func hideBatch(m engines.Machine) engines.Machine {
 }
 
 // BatchCheck plays rollouts 0 to n-1 of seed in a batch of b (a machine
-// of e over g) and each of them through the methods of a second machine
-// of e (its one-at-a-time loop), and fails unless every rollout made the
-// same state changes and goals, or both failed with the same kind of error.
-func BatchCheck(e engines.Engine, g *gdl.Game, b engines.BatchRoller, seed uint64, n int) error {
+// of e over g; sorted: drawing from the legal moves sorted by text, as a
+// fixed-work run does) and each of them through the methods of a second
+// machine of e, and fails unless every rollout made the same state changes
+// and goals, or both failed with the same kind of error.
+func BatchCheck(e engines.Engine, g *gdl.Game, b engines.BatchRoller, seed uint64, n int, sorted bool) error {
 	type result struct {
 		steps int64
 		goals string
@@ -88,12 +91,16 @@ func BatchCheck(e engines.Engine, g *gdl.Game, b engines.BatchRoller, seed uint6
 	// batch whose rollouts never end (each may take rollout.MaxTraceSteps).
 	asked, limit := int64(0), int64(n)*rollout.MaxTraceSteps
 	stop := func() bool { asked++; return asked > limit }
-	total, gerr := b.Rollouts(seed, int64(n), stop, func(r, steps int64, goals []int) {
+	maxSteps := 0
+	if sorted {
+		maxSteps = rollout.MaxTraceSteps
+	}
+	total, gerr := b.Rollouts(engines.Batch{Seed: seed, N: int64(n), Sorted: sorted, MaxSteps: maxSteps, Stop: stop, Done: func(r, steps int64, goals []int) {
 		if _, ok := got[r]; (ok || r < 0 || r >= int64(n)) && dup == nil {
 			dup = fmt.Errorf("seed %d: the batch finished rollout %d twice or out of range", seed, r)
 		}
 		got[r] = result{steps, fmt.Sprint(goals)}
-	})
+	}})
 	if dup != nil {
 		return dup
 	}
@@ -105,10 +112,10 @@ func BatchCheck(e engines.Engine, g *gdl.Game, b engines.BatchRoller, seed uint6
 		return err
 	}
 	var want int64
-	werr := rollout.RunEach(struct{ engines.Machine }{slow}, int64(n), seed, func(r, steps int64, goals []int) {
+	werr := rollout.RunEach(struct{ engines.Machine }{slow}, int64(n), seed, sorted, func(r, steps int64, goals []int) {
 		want += steps
 		if gr, ok := got[r]; gerr == nil && (!ok || gr != (result{steps, fmt.Sprint(goals)})) && err == nil {
-			err = fmt.Errorf("seed %d: rollout %d: the batch made %d state changes, goals %s; the machine's methods %d, goals %v", seed, r, gr.steps, gr.goals, steps, goals)
+			err = fmt.Errorf("seed %d (sorted %v): rollout %d: the batch made %d state changes, goals %s; the machine's methods %d, goals %v", seed, sorted, r, gr.steps, gr.goals, steps, goals)
 		}
 	})
 	if errorKind(fmt.Sprint(gerr)) != errorKind(fmt.Sprint(werr)) || (gerr == nil) != (werr == nil) {

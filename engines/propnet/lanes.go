@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"unsafe"
 
@@ -45,10 +46,13 @@ type laneProgram struct {
 	blendOn   []bool
 	inputs    []int32 // the input nodes, cleared at every step
 	moveInput []int32 // per move, its input node or -1
-	maxRole   int     // the most moves of one role
-	links     int     // input literals evaluated per step (both passes)
-	gates     int     // gates evaluated per step
-	goalLinks int     // and when a lane's rollout ends
+	// byText lists each role's moves sorted by their text: role r's are
+	// byText[roleStart[r]:roleStart[r+1]].
+	byText    []int32
+	maxRole   int // the most moves of one role
+	links     int // input literals evaluated per step (both passes)
+	gates     int // gates evaluated per step
+	goalLinks int // and when a lane's rollout ends
 }
 
 // newLaneProgram lays p out for lanes, or returns nil when a lane cannot
@@ -167,8 +171,13 @@ func newLaneProgram(p *program) *laneProgram {
 			lp.blendOn = append(lp.blendOn, val[v] == 1)
 		}
 	}
-	for _, mp := range p.pairs {
+	for i, mp := range p.pairs {
 		lp.moveInput = append(lp.moveInput, mp.input)
+		lp.byText = append(lp.byText, int32(i))
+	}
+	for r := range p.roles {
+		moves := lp.byText[p.roleStart[r]:p.roleStart[r+1]]
+		sort.Slice(moves, func(a, b int) bool { return p.pairs[moves[a]].text < p.pairs[moves[b]].text })
 	}
 	for r := range p.roles {
 		lp.maxRole = max(lp.maxRole, int(p.roleStart[r+1]-p.roleStart[r]))
@@ -256,6 +265,7 @@ type lanes struct {
 	list   []int32    // lane l's legal moves of the role: list[l*maxRole:]
 	goals  []int
 	active uint64
+	sorted bool // draw from the legal moves sorted by text (laneProgram.rank)
 	work   laneWork
 }
 
@@ -265,7 +275,7 @@ func (m *Machine) Batch() bool { return m.lanes != nil && m.mode == Fast }
 
 // Rollouts implements engines.BatchRoller: 64 rollouts at once, one per
 // lane, rollout r drawing from rand.New(rand.NewPCG(seed, r)).
-func (m *Machine) Rollouts(seed uint64, n int64, stop func() bool, done func(r, steps int64, goals []int)) (steps int64, err error) {
+func (m *Machine) Rollouts(b engines.Batch) (steps int64, err error) {
 	lp := m.lanes
 	if lp == nil {
 		// Asked of a machine whose build did not choose lanes (a test's
@@ -278,7 +288,7 @@ func (m *Machine) Rollouts(seed uint64, n int64, stop func() bool, done func(r, 
 		m.lanes = lp
 		defer func() { m.lanes = nil }()
 	}
-	_, steps, err = m.playLanes(seed, n, stop, done)
+	_, steps, err = m.playLanes(b)
 	return steps, err
 }
 
@@ -289,14 +299,16 @@ type laneWork struct {
 
 // playLanes is Rollouts over m.lanes; it returns the batch's state with
 // its work counts.
-func (m *Machine) playLanes(seed uint64, n int64, stop func() bool, done func(r, steps int64, goals []int)) (L *lanes, steps int64, err error) {
+func (m *Machine) playLanes(b engines.Batch) (L *lanes, steps int64, err error) {
 	p, lp := m.p, m.lanes
+	seed, n, stop, done := b.Seed, b.N, b.Stop, b.Done
 	L = &lanes{
-		val:   make([]uint64, p.n),
-		base:  make([]uint64, len(p.baseNode)),
-		next:  make([]uint64, len(p.baseNode)),
-		list:  make([]int32, 64*max(1, lp.maxRole)),
-		goals: make([]int, len(p.roles)),
+		val:    make([]uint64, p.n),
+		base:   make([]uint64, len(p.baseNode)),
+		next:   make([]uint64, len(p.baseNode)),
+		list:   make([]int32, 64*max(1, lp.maxRole)),
+		goals:  make([]int, len(p.roles)),
+		sorted: b.Sorted,
 	}
 	var nr int64 // the next rollout to start
 	start := func(l int) bool {
@@ -358,7 +370,11 @@ func (m *Machine) playLanes(seed uint64, n int64, stop func() bool, done func(r,
 			}
 		}
 		for a := L.active; a != 0; a &= a - 1 {
-			L.steps[bits.TrailingZeros64(a)]++
+			l := bits.TrailingZeros64(a)
+			L.steps[l]++
+			if b.MaxSteps > 0 && L.steps[l] > int64(b.MaxSteps) {
+				return L, steps, engines.Errorf(engines.ResourceLimit, "a rollout did not end within %d steps", b.MaxSteps)
+			}
 		}
 		steps += int64(bits.OnesCount64(L.active))
 		p.runLanes(L.val, lp.pass1)
@@ -402,23 +418,43 @@ func (m *Machine) laneMoves(L *lanes, r int) error {
 	} else {
 		L.cnt = [64]int32{}
 	}
-	for _, g := range p.groups[p.groupAt[r]:p.groupAt[r+1]] {
-		gw := laneWord(L.val, g.guard) & L.active
-		if gw == 0 {
-			continue
+	add := func(i, pos int32, w uint64) {
+		if small {
+			for bit := uint64(1) << (pos - lo); w != 0; w &= w - 1 {
+				L.mask[bits.TrailingZeros64(w)&63] |= bit
+			}
+			return
 		}
-		for i := g.lo; i < g.hi; i++ {
-			w := gw & laneWord(L.val, p.legalLit[i])
-			if small {
-				for bit := uint64(1) << (i - lo); w != 0; w &= w - 1 {
-					L.mask[bits.TrailingZeros64(w)&63] |= bit
-				}
+		for ; w != 0; w &= w - 1 {
+			l := bits.TrailingZeros64(w)
+			L.list[l*lp.maxRole+int(L.cnt[l])] = i
+			L.cnt[l]++
+		}
+	}
+	if L.sorted {
+		// By text: the moves in their rank order, each with its guard;
+		// a bitset's bit is the move's rank.
+		for pos := lo; pos < p.roleStart[r+1]; pos++ {
+			i := lp.byText[pos]
+			if w := laneWord(L.val, p.guardLit[i]) & L.active & laneWord(L.val, p.legalLit[i]); w != 0 {
+				add(i, pos, w)
+			}
+		}
+	} else {
+		for _, g := range p.groups[p.groupAt[r]:p.groupAt[r+1]] {
+			gw := laneWord(L.val, g.guard) & L.active
+			if gw == 0 {
 				continue
 			}
-			for ; w != 0; w &= w - 1 {
-				l := bits.TrailingZeros64(w)
-				L.list[l*lp.maxRole+int(L.cnt[l])] = i
-				L.cnt[l]++
+			for i := g.lo; i < g.hi; i++ {
+				if small {
+					// Inlined add: the loop of most games.
+					for w, bit := gw&laneWord(L.val, p.legalLit[i]), uint64(1)<<(i-lo); w != 0; w &= w - 1 {
+						L.mask[bits.TrailingZeros64(w)&63] |= bit
+					}
+					continue
+				}
+				add(i, i, gw&laneWord(L.val, p.legalLit[i]))
 			}
 		}
 	}
@@ -437,6 +473,9 @@ func (m *Machine) laneMoves(L *lanes, r int) error {
 				x &= x - 1
 			}
 			mv = lo + int32(bits.TrailingZeros64(x))
+			if L.sorted {
+				mv = lp.byText[mv]
+			}
 		} else {
 			c := L.cnt[l]
 			if c == 0 {
@@ -588,7 +627,7 @@ func laneCost(m *Machine, lp *laneProgram) (float64, laneFeatures) {
 		asked++
 		return 4*asked >= laneCostIters || asked*perAsk >= laneCostWork
 	}
-	L, steps, err := m.playLanes(costSeed, -1, stop, func(_, _ int64, _ []int) {})
+	L, steps, err := m.playLanes(engines.Batch{Seed: costSeed, N: -1, Stop: stop, Done: func(_, _ int64, _ []int) {}})
 	if err != nil || steps == 0 {
 		return math.Inf(1), laneFeatures{}
 	}

@@ -43,7 +43,9 @@ func TestLanesMatchMethods(t *testing.T) {
 			}{{Fast, 2, 150}, {FullPass, 1, 20}} {
 				e := engines.Engine{Name: Name, New: func(g *gdl.Game) (engines.Machine, error) { return New(g, WithMode(c.mode)) }}
 				for seed := uint64(1); seed <= c.seeds; seed++ {
-					require.NoError(t, conform.BatchCheck(e, g, m, seed, c.n), "%s", c.mode)
+					for _, sorted := range []bool{false, true} {
+						require.NoError(t, conform.BatchCheck(e, g, m, seed, c.n, sorted), "%s sorted %v", c.mode, sorted)
+					}
 				}
 			}
 		})
@@ -68,7 +70,7 @@ func TestLanesTimedRun(t *testing.T) {
 	require.Equal(t, 100*st.Rollouts, sum, "tic-tac-toe's goals sum to 100")
 
 	calls := 0
-	steps, err := m.Rollouts(1, -1, func() bool { calls++; return calls == 3 }, func(_, _ int64, _ []int) {})
+	steps, err := m.Rollouts(engines.Batch{Seed: 1, N: -1, Stop: func() bool { calls++; return calls == 3 }, Done: func(_, _ int64, _ []int) {}})
 	require.NoError(t, err)
 	require.Positive(t, steps)
 	require.LessOrEqual(t, steps, int64(3*4*64), "the run stops at the third question")
@@ -86,7 +88,7 @@ func TestLanesReportGameErrors(t *testing.T) {
 	require.NoError(t, err)
 	m, err := New(g, WithLanes(LanesOn))
 	require.NoError(t, err)
-	_, err = m.Rollouts(1, -1, nil, func(_, _ int64, _ []int) {})
+	_, err = m.Rollouts(engines.Batch{Seed: 1, N: -1, Done: func(_, _ int64, _ []int) {}})
 	require.Error(t, err)
 	var ge *engines.GameError
 	require.ErrorAs(t, err, &ge)

@@ -166,8 +166,9 @@ func WithoutOptimisation() Option { return func(o *Options) { o.NoOptimise = tru
 
 // OptionsFromEnv returns the defaults overridden by the environment
 // variables GDLPERF_PROPNET_MAX_TIME (a duration), GDLPERF_PROPNET_MAX_MEMORY
-// (MiB), GDLPERF_PROPNET_MAX_SIZE (atoms, rule instances, terms or nodes) and
-// GDLPERF_PROPNET_MODE (fast or fullpass).
+// (MiB), GDLPERF_PROPNET_MAX_SIZE (atoms, rule instances, terms or nodes),
+// GDLPERF_PROPNET_MODE (fast or fullpass) and GDLPERF_PROPNET_LANES (auto,
+// on or off: whether timed runs play 64 rollouts at once).
 func OptionsFromEnv() (Options, error) {
 	o := DefaultOptions()
 	if s := os.Getenv(envMaxTime); s != "" {

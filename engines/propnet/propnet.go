@@ -54,6 +54,10 @@
 // reloaded spilled values at every edge), with its Go version, drainFastGo,
 // as its twin in the tests and the loop elsewhere.
 //
+// Timed runs of small networks play 64 rollouts at once, one in each bit of
+// a word per node (lanes.go), where an estimate of both says that costs
+// less than 64 differential steps (chooseLanes).
+//
 // The full-pass mode evaluates every node in dependency order on every
 // question, over the same program: the fast mode's correctness twin.
 package propnet
@@ -387,9 +391,12 @@ func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 }
 
 // maxLaneChoice is the largest network (in literals of its gates) whose
-// rollouts are estimated in lanes: a step over a million literals costs
-// more than 64 differential steps on every game measured.
-const maxLaneChoice = 1_000_000
+// rollouts are estimated in lanes. laneCost's fit holds up to about this
+// size (racer4, 1.4M literals: in lanes 2.1x faster, estimated 1.5x); past
+// it the nodes' words overflow the caches and the estimate errs low
+// (amazons, 3.1M: estimated at 0.68 of the cost of one at a time,
+// measured at 1.3).
+const maxLaneChoice = 2_000_000
 
 // laneMargin: lanes are kept when their estimate is under this share of
 // the one-at-a-time estimate (both are estimates; near a tie the

@@ -92,23 +92,34 @@ func runBatch(b engines.BatchRoller, seed uint64, c *protocol.Clock, n int64) (S
 		stop = c.Over
 		start = c.Start()
 	}
-	steps, err := b.Rollouts(seed, n, stop, func(_, _ int64, goals []int) {
+	steps, err := b.Rollouts(engines.Batch{Seed: seed, N: n, Stop: stop, Done: func(_, _ int64, goals []int) {
 		st.Rollouts++
 		st.addGoals(goals)
-	})
+	}})
 	st.StateChanges = steps
 	st.Elapsed = time.Since(start)
 	return st, err
 }
 
 // RunEach plays rollouts 0 to n-1 of seed as a batch run defines them
-// (engines.BatchRoller), one after the other through the machine's methods
-// (an engines.Roller's own loop too), and calls done with each one's
-// number, state changes and goals: the generic twin of a batch.
-func RunEach(m engines.Machine, n int64, seed uint64, done func(r, steps int64, goals []int)) error {
+// (engines.BatchRoller; sorted: drawn from the legal moves sorted by text,
+// each rollout at most MaxTraceSteps long, as RunFixed's), one after the
+// other through the machine's methods (an engines.Roller's own loop too,
+// unless sorted), and calls done with each one's number, state changes and
+// goals: the generic twin of a batch.
+func RunEach(m engines.Machine, n int64, seed uint64, sorted bool, done func(r, steps int64, goals []int)) error {
 	goals := make([]int, len(m.Roles()))
+	ch := protocol.NewIndexedChooser(m.MoveText, func(mv engines.Move) int { return int(mv) })
+	joint := make([]engines.Move, len(m.Roles()))
 	for r := int64(0); r < n; r++ {
-		steps, _, err := PlayoutEach(m, seed, r, goals)
+		var steps int64
+		var err error
+		if sorted {
+			ch.Start(seed, r)
+			_, err = playout(m, joint, ch.Choose, MaxTraceSteps, nil, &steps, goals)
+		} else {
+			steps, _, err = PlayoutEach(m, seed, r, goals)
+		}
 		if err != nil {
 			return err
 		}
@@ -143,6 +154,17 @@ func (st *Stats) addGoals(goals []int) {
 // the same work and only the time differs. A rollout longer than
 // MaxTraceSteps is a game error.
 func RunFixed(m engines.Machine, n int, seed uint64) (Stats, error) {
+	if b, ok := m.(engines.BatchRoller); ok && b.Batch() {
+		st := Stats{GoalSums: make([]int64, len(m.Roles()))}
+		start := time.Now()
+		steps, err := b.Rollouts(engines.Batch{Seed: seed, N: int64(n), Sorted: true, MaxSteps: MaxTraceSteps, Done: func(_, _ int64, goals []int) {
+			st.Rollouts++
+			st.addGoals(goals)
+		}})
+		st.StateChanges = steps
+		st.Elapsed = time.Since(start)
+		return st, err
+	}
 	ch := protocol.NewIndexedChooser(m.MoveText, func(mv engines.Move) int { return int(mv) })
 	roles := len(m.Roles())
 	st := Stats{GoalSums: make([]int64, roles)}
