@@ -170,3 +170,27 @@ func TestLanePCG(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseLanes: the build plays timed runs in lanes where a step of
+// lanes is estimated cheaper than 64 one at a time (tic-tac-toe: a few
+// hundred literals a step), and one at a time where it is not
+// (connectFourLarger: its rollouts change little of a network of 18,000
+// literals). The estimates count operations, so the choice is the same in
+// every process.
+func TestChooseLanes(t *testing.T) {
+	games := LoadGames(t, "connectFourLarger")
+	for name, want := range map[string]bool{"builtin/tictactoe": true, "base/connectFourLarger": false} {
+		g, ok := games[name]
+		if !ok {
+			continue // the mirror is not there
+		}
+		m, err := New(g)
+		require.NoError(t, err)
+		t.Logf("%s: %s", name, m.Build.Lanes)
+		require.Equal(t, want, m.Batch(), "%s: %s", name, m.Build.Lanes)
+		require.Equal(t, map[bool]string{true: "lanes", false: "one at a time"}[want], m.Design())
+		again, err := New(g)
+		require.NoError(t, err)
+		require.Equal(t, m.Build.Lanes, again.Build.Lanes, "the same estimates in every build")
+	}
+}

@@ -45,6 +45,9 @@ func TestEngineInfoPropnet(t *testing.T) {
 	}
 	assert.Regexp(t, `base propositions\s+29\s+29`, out)
 	assert.Regexp(t, `input propositions\s+20\s+\d+`, out)
+	// Tic-tac-toe's network is small: its timed runs play in lanes, and
+	// the line says by which estimates.
+	assert.Regexp(t, `timed runs: 64 rollouts at once in lanes \(estimated ns per state change: in lanes \d+, one at a time \d+\)`, out)
 }
 
 func TestEngineInfoRefusesOverBudget(t *testing.T) {
