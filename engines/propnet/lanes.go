@@ -332,6 +332,15 @@ func (m *Machine) playLanes(b engines.Batch) (L *lanes, steps int64, err error) 
 			return L, steps, nil
 		}
 		L.work.iters++
+		if b.MaxSteps > 0 {
+			// As the one-at-a-time loop: a rollout that has made MaxSteps
+			// state changes is an error, ended or not.
+			for a := L.active; a != 0; a &= a - 1 {
+				if L.steps[bits.TrailingZeros64(a)] >= int64(b.MaxSteps) {
+					return L, steps, engines.Errorf(engines.ResourceLimit, "a rollout did not end within %d steps", b.MaxSteps)
+				}
+			}
+		}
 		if t := laneWord(L.val, p.terminal) & L.active; t != 0 {
 			L.work.goalRuns++
 			p.runLanes(L.val, lp.goal)
@@ -370,11 +379,7 @@ func (m *Machine) playLanes(b engines.Batch) (L *lanes, steps int64, err error) 
 			}
 		}
 		for a := L.active; a != 0; a &= a - 1 {
-			l := bits.TrailingZeros64(a)
-			L.steps[l]++
-			if b.MaxSteps > 0 && L.steps[l] > int64(b.MaxSteps) {
-				return L, steps, engines.Errorf(engines.ResourceLimit, "a rollout did not end within %d steps", b.MaxSteps)
-			}
+			L.steps[bits.TrailingZeros64(a)]++
 		}
 		steps += int64(bits.OnesCount64(L.active))
 		p.runLanes(L.val, lp.pass1)

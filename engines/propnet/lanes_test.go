@@ -194,3 +194,38 @@ func TestChooseLanes(t *testing.T) {
 		require.Equal(t, m.Build.Lanes, again.Build.Lanes, "the same estimates in every build")
 	}
 }
+
+// TestLanesMaxSteps: a rollout that has made MaxSteps state changes is a
+// resource-limit error, as in the one-at-a-time loop of a fixed-work run,
+// even when its state is terminal: a game of three steps fails at
+// MaxSteps 3 and plays at 4.
+func TestLanesMaxSteps(t *testing.T) {
+	g, err := gdl.Load("three.kif", []byte(`
+(role a) (init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3)
+(<= (legal a go) (true (step ?n)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= terminal (true (step 3)))
+(goal a 100)`))
+	require.NoError(t, err)
+	m, err := New(g, WithLanes(LanesOn))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		max  int
+		fail bool
+	}{{3, true}, {4, false}} {
+		finished := 0
+		_, err := m.Rollouts(engines.Batch{Seed: 1, N: 100, Sorted: true, MaxSteps: c.max, Done: func(_, steps int64, _ []int) {
+			require.Equal(t, int64(3), steps)
+			finished++
+		}})
+		if c.fail {
+			var ge *engines.GameError
+			require.ErrorAs(t, err, &ge)
+			require.Equal(t, engines.ResourceLimit, ge.Kind)
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, 100, finished)
+	}
+}
