@@ -113,7 +113,8 @@ func TestFixedWork(t *testing.T) {
 }
 
 // TestRollerWork plays GDLPERF_ROLLER=game:rollouts rollouts through the
-// machine's own loop (rollout.RunRollouts, the Roller that timed runs use),
+// machine's own loop (rollout.RunRollouts: the loop timed runs use, in
+// lanes where the build chose them),
 // seed 1: for counting instructions per rollout (Cachegrind the test binary
 // at two counts and take the difference over the rollouts added).
 func TestRollerWork(t *testing.T) {
