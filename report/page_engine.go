@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/gdlperf/gdlperf/results"
 )
@@ -35,12 +36,14 @@ type engineMachine struct {
 	Errors         []errorRow
 	WrongGames     []link           // games left out of the rate chart
 	Sensitivity    *sensitivityView // the rate under each transform of this setup, against the untransformed rules
+	HasDesign      bool             // some game's runs name the design the engine kept
 }
 
 type engineGameRow struct {
 	Game                              link
 	Rate, Spread, Rollouts, Init, RSS string
 	CPURate                           string // states per CPU-second, "" when not reported
+	Design                            string // the designs the ok runs name, "" for none
 	OK, Runs                          int
 	Contended                         int    // ok runs left out as contended
 	Needs                             string // how many runs a verdict needs, when the cell has fewer
@@ -110,6 +113,8 @@ func (b *builder) enginePage(ver Version) (Page, error) {
 			row := engineGameRow{Game: gameLink(g), OK: c.OK, Runs: len(c.Runs), ErrorRate: FormatPercent(c.ErrorRate()), Failed: !c.Measured(), RSS: FormatKiB(c.PeakRSSKiB),
 				Wrong: c.Wrong && c.Measured(), Contended: len(c.Contended), Needs: needs(c), CPURate: cpuRate(c)}
 			row.Check, row.CheckTitle = b.cellMark(c, g, ver)
+			row.Design = runDesigns(c.Runs)
+			em.HasDesign = em.HasDesign || row.Design != ""
 			if c.Measured() {
 				row.Rate, row.Spread = FormatRate(c.Rate.Center), spread(c)
 				row.Rollouts, row.Init = FormatRate(c.Rollouts), FormatMs(c.InitMs)
@@ -287,3 +292,16 @@ func (b *builder) gamesOf(v Version) []string {
 }
 
 // gameVerdictRow is an engine version's verdict on the game of a game page.
+
+// runDesigns is the designs the ok runs name (results.Row.Design), in the
+// order first seen, joined by commas: a game whose runs kept two designs
+// says so.
+func runDesigns(runs []*results.Row) string {
+	var ds []string
+	for _, r := range runs {
+		if r.Status == results.StatusOK && r.Design != "" && !slices.Contains(ds, r.Design) {
+			ds = append(ds, r.Design)
+		}
+	}
+	return strings.Join(ds, ", ")
+}

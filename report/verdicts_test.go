@@ -627,3 +627,24 @@ func TestRatioCILargeSamples(t *testing.T) {
 	assert.Greater(t, lo, 0.85)
 	assert.Less(t, lo, 0.9)
 }
+
+// The engine page says which design an engine kept per game (the propnet's
+// lanes, the compiled program's magic sets) when its runs name one, and
+// has no design column when none does.
+func TestEnginePageDesignColumn(t *testing.T) {
+	game1, game2 := "BASE/a/AAAAAA", "BASE/b/BBBBBB"
+	lanes := runs{"propnet", "1", game1, 1, 0, jitter(1000, 3)}.rows()
+	single := runs{"propnet", "1", game2, 1, 0, jitter(900, 3)}.rows()
+	for i := range lanes {
+		lanes[i].Design = "lanes"
+		single[i].Design = "one at a time"
+	}
+	site, err := Render(concat(lanes, single, runs{"prover", "1", game1, 1, 0, jitter(100, 3)}.rows()))
+	require.NoError(t, err)
+	page := string(site.Page(engineHref(Version{"propnet", "1"})))
+	assert.Contains(t, page, `>design</th>`)
+	assert.Contains(t, page, `<td class="nw">lanes</td>`)
+	assert.Contains(t, page, `<td class="nw">one at a time</td>`)
+	prover := string(site.Page(engineHref(Version{"prover", "1"})))
+	assert.NotContains(t, prover, `>design</th>`, "no column where no run names a design")
+}
