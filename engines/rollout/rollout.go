@@ -30,7 +30,10 @@ type Stats struct {
 // and the next state; at the terminal state, the goals of every role. The
 // state changes of an unfinished last rollout count. A game error stops the
 // run and is returned with the figures so far. A machine that is an
-// engines.Roller plays the rollouts with its own loop.
+// engines.Roller plays the rollouts with its own loop; one that is an
+// engines.BatchRoller whose build chose batches plays them in batches,
+// rollout r drawing from its own stream (rand.NewPCG(seed, r)) instead of
+// the run's one stream (protocol.TimedRand).
 func Run(m engines.Machine, d time.Duration, seed uint64) (Stats, error) {
 	return RunClock(m, protocol.NewClock(d), seed)
 }
