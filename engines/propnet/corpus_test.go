@@ -58,6 +58,25 @@ func cutAtDeadline(ref, got []byte) ([]byte, []byte, bool) {
 	return ref, got, false
 }
 
+// corpusSetup skips the test unless GDLPERF_PROPNET_CORPUS is set and
+// ../shared is there, and returns the mirror's folder and the games filter
+// of GDLPERF_PROPNET_CORPUS_GAMES (nil: every game).
+func corpusSetup(t *testing.T) (mirror string, filter *regexp.Regexp) {
+	t.Helper()
+	if os.Getenv("GDLPERF_PROPNET_CORPUS") == "" {
+		t.Skip("set GDLPERF_PROPNET_CORPUS=1 to check every mirrored game (GDLPERF_PROPNET_CORPUS_GAMES=REGEXP for some)")
+	}
+	shared := enginetest.SharedDir()
+	if shared == "" {
+		t.Skip("../shared not found")
+	}
+	mirror = filepath.Join(shared, "gamerepo-mirror")
+	if s := os.Getenv("GDLPERF_PROPNET_CORPUS_GAMES"); s != "" {
+		filter = regexp.MustCompile(s)
+	}
+	return mirror, filter
+}
+
 type corpusResult struct {
 	game     string
 	build    time.Duration
@@ -78,18 +97,7 @@ type corpusResult struct {
 // path; GDLPERF_PROPNET_CORPUS_OUT=FILE writes a TSV row per game. Build
 // times are ranked by the CPU time of the building thread.
 func TestCorpus(t *testing.T) {
-	if os.Getenv("GDLPERF_PROPNET_CORPUS") == "" {
-		t.Skip("set GDLPERF_PROPNET_CORPUS=1 to check every mirrored game (GDLPERF_PROPNET_CORPUS_GAMES=REGEXP for some)")
-	}
-	shared := enginetest.SharedDir()
-	if shared == "" {
-		t.Skip("../shared not found")
-	}
-	mirror := filepath.Join(shared, "gamerepo-mirror")
-	var filter *regexp.Regexp
-	if s := os.Getenv("GDLPERF_PROPNET_CORPUS_GAMES"); s != "" {
-		filter = regexp.MustCompile(s)
-	}
+	mirror, filter := corpusSetup(t)
 	rollouts := 3
 	ref := enginetest.Reference()
 	pn := engine(t)
@@ -208,18 +216,7 @@ func TestCorpus(t *testing.T) {
 // goals. It logs the build's choice per game. Long: GDLPERF_PROPNET_CORPUS=1
 // (GDLPERF_PROPNET_CORPUS_GAMES=REGEXP selects games by path).
 func TestCorpusLanes(t *testing.T) {
-	if os.Getenv("GDLPERF_PROPNET_CORPUS") == "" {
-		t.Skip("set GDLPERF_PROPNET_CORPUS=1 to check every mirrored game (GDLPERF_PROPNET_CORPUS_GAMES=REGEXP for some)")
-	}
-	shared := enginetest.SharedDir()
-	if shared == "" {
-		t.Skip("../shared not found")
-	}
-	mirror := filepath.Join(shared, "gamerepo-mirror")
-	var filter *regexp.Regexp
-	if s := os.Getenv("GDLPERF_PROPNET_CORPUS_GAMES"); s != "" {
-		filter = regexp.MustCompile(s)
-	}
+	mirror, filter := corpusSetup(t)
 	pn := engine(t)
 	var checked, lanes, refused, none int
 	for _, g := range mirroredGames(t, mirror) {

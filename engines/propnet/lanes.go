@@ -104,10 +104,6 @@ func newLaneProgram(p *program) *laneProgram {
 		if c := p.cyc[v]; c >= 0 {
 			if v == p.cycStart[c] {
 				*code = append(*code, -1-c)
-				for u := v; u < v+p.cycLen[c]; u++ {
-					lp.gates++
-					lp.links += int(p.inStart[u+1] - p.inStart[u])
-				}
 			}
 			return
 		}
@@ -128,23 +124,22 @@ func newLaneProgram(p *program) *laneProgram {
 		if k != kAnd && k != kOr {
 			continue
 		}
+		links := int(p.inStart[v+1] - p.inStart[v])
+		if p.main[v] {
+			lp.gates++
+			lp.links += links
+		}
 		switch {
 		case !p.main[v]:
 			if dep[v] {
 				return nil
 			}
 			emit(&lp.goal, v)
-			lp.goalLinks += int(p.inStart[v+1] - p.inStart[v])
+			lp.goalLinks += links
 		case dep[v]:
 			emit(&lp.pass2, v)
 		default:
 			emit(&lp.pass1, v)
-		}
-	}
-	for v := int32(1); v < int32(n); v++ {
-		if p.main[v] && (p.kind[v] == kAnd || p.kind[v] == kOr) && p.cyc[v] < 0 {
-			lp.gates++
-			lp.links += int(p.inStart[v+1] - p.inStart[v])
 		}
 	}
 	// The initial state's values: bases from the initial bits, gates by a
@@ -229,24 +224,29 @@ func (p *program) laneComp(val []uint64, k int32) {
 	for changed := true; changed; {
 		changed = false
 		for v := a; v < b; v++ {
-			ins := p.ins[p.inStart[v]:p.inStart[v+1]]
-			var acc uint64
-			if p.kind[v] == kAnd {
-				acc = ^uint64(0)
-				for _, l := range ins {
-					acc &= val[l>>1] ^ -uint64(l&1)
-				}
-			} else {
-				for _, l := range ins {
-					acc |= val[l>>1] ^ -uint64(l&1)
-				}
-			}
-			if acc != val[v] {
-				val[v] = acc
+			if w := laneGate(val, p.kind[v] == kAnd, p.ins[p.inStart[v]:p.inStart[v+1]]); w != val[v] {
+				val[v] = w
 				changed = true
 			}
 		}
 	}
+}
+
+// laneGate is an AND or OR gate over the lane words of its inputs: the
+// loop runLanes runs with unsafe reads.
+func laneGate(val []uint64, and bool, ins []lit) uint64 {
+	if and {
+		acc := ^uint64(0)
+		for _, l := range ins {
+			acc &= val[l>>1] ^ -uint64(l&1)
+		}
+		return acc
+	}
+	acc := uint64(0)
+	for _, l := range ins {
+		acc |= val[l>>1] ^ -uint64(l&1)
+	}
+	return acc
 }
 
 // laneWord is literal l's lane word.
@@ -254,6 +254,7 @@ func laneWord(val []uint64, l lit) uint64 { return val[l>>1] ^ -uint64(l&1) }
 
 // lanes is the state of a batch of rollouts.
 type lanes struct {
+	lp     *laneProgram
 	val    []uint64 // per node
 	base   []uint64 // per base, all of them (the state's text needs those no gate reads)
 	next   []uint64 // scratch of the next state
@@ -279,16 +280,13 @@ func (m *Machine) Rollouts(b engines.Batch) (steps int64, err error) {
 	lp := m.lanes
 	if lp == nil {
 		// Asked of a machine whose build did not choose lanes (a test's
-		// check): a lane program for this batch, kept out of m.lanes so
-		// the machine's timed runs still play one rollout at a time.
-		lp = newLaneProgram(m.p)
-		if lp == nil {
+		// check): a lane program for this batch only, so the machine's
+		// timed runs still play one rollout at a time.
+		if lp = newLaneProgram(m.p); lp == nil {
 			return 0, errors.New("propnet: this game cannot be played in lanes (its legal moves, terminal or goals read a move, or its initial state is terminal)")
 		}
-		m.lanes = lp
-		defer func() { m.lanes = nil }()
 	}
-	_, steps, err = m.playLanes(b)
+	_, steps, err = m.playLanes(lp, b)
 	return steps, err
 }
 
@@ -297,12 +295,13 @@ type laneWork struct {
 	iters, goalRuns, pairs, draws int64
 }
 
-// playLanes is Rollouts over m.lanes; it returns the batch's state with
-// its work counts.
-func (m *Machine) playLanes(b engines.Batch) (L *lanes, steps int64, err error) {
-	p, lp := m.p, m.lanes
+// playLanes is Rollouts over lp; it returns the batch's state with its
+// work counts.
+func (m *Machine) playLanes(lp *laneProgram, b engines.Batch) (L *lanes, steps int64, err error) {
+	p := m.p
 	seed, n, stop, done := b.Seed, b.N, b.Stop, b.Done
 	L = &lanes{
+		lp:     lp,
 		val:    make([]uint64, p.n),
 		base:   make([]uint64, len(p.baseNode)),
 		next:   make([]uint64, len(p.baseNode)),
@@ -393,7 +392,7 @@ func (m *Machine) laneBlend(L *lanes, mask uint64) {
 	if mask == 0 {
 		return
 	}
-	p, lp := m.p, m.lanes
+	p, lp := m.p, L.lp
 	for i, v := range lp.blend {
 		w := L.val[v] &^ mask
 		if lp.blendOn[i] {
@@ -415,7 +414,7 @@ func (m *Machine) laneBlend(L *lanes, mask uint64) {
 // (the moves of each group whose guard holds, by pair number), as a bitset
 // of the role's moves when it has at most 64, else as a list.
 func (m *Machine) laneMoves(L *lanes, r int) error {
-	p, lp := m.p, m.lanes
+	p, lp := m.p, L.lp
 	lo := p.roleStart[r]
 	small := p.roleStart[r+1]-lo <= 64
 	if small {
@@ -623,16 +622,13 @@ const (
 // batches on m, and what it is estimated from: a count of operations, the
 // same in every process. A game error in the batch makes it +Inf.
 func laneCost(m *Machine, lp *laneProgram) (float64, laneFeatures) {
-	saved := m.lanes
-	m.lanes = lp
-	defer func() { m.lanes = saved }()
 	asked := 0
 	perAsk := 4 * max(1, lp.links)
 	stop := func() bool {
 		asked++
 		return 4*asked >= laneCostIters || asked*perAsk >= laneCostWork
 	}
-	L, steps, err := m.playLanes(engines.Batch{Seed: costSeed, N: -1, Stop: stop, Done: func(_, _ int64, _ []int) {}})
+	L, steps, err := m.playLanes(lp, engines.Batch{Seed: costSeed, N: -1, Stop: stop, Done: func(_, _ int64, _ []int) {}})
 	if err != nil || steps == 0 {
 		return math.Inf(1), laneFeatures{}
 	}

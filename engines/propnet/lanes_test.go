@@ -148,7 +148,6 @@ func TestLanesSpeed(t *testing.T) {
 		if fast == 0 || lanes == 0 {
 			continue
 		}
-		m.lanes = nil
 		est, f := laneCost(m, lp)
 		t.Logf("FEAT %s %g %g %g %g %g %g %g %g %g", name, 1e9/lanes, f.Links, f.Gates, f.Pairs, f.Draws, f.Blend, f.Iters, est, 1e9/fast)
 		t.Logf("%-24s links %7d gates %6d blend %6d inputs %5d moves %5d bases %5d goalcode %6d | fast est %6.0f ns %10.0f/s | lanes %10.0f/s %6.0f ns/step | x%.2f",

@@ -80,6 +80,9 @@ type Machine struct {
 	// lanes is the layout of bit-parallel rollouts (lanes.go) when the
 	// build chose them for timed runs.
 	lanes *laneProgram
+	// layoutEst is layoutCost's estimate of this layout when chooseLayout
+	// made one (0: none), for chooseLanes.
+	layoutEst float64
 
 	regs    drainRegs
 	goDrain bool // drain with drainFastGo, not drainFast (for tests)

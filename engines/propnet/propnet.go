@@ -385,6 +385,7 @@ func chooseLayout(nw, alt *network, o Options, st *BuildStats) *Machine {
 			best = c
 		}
 	}
+	best.m.layoutEst = best.cost
 	st.LayoutChoice = "kept: " + best.what + " (estimated ns per state change: " + strings.Join(parts, ", ") + ")"
 	st.After = best.nw.stats()
 	return best.m
@@ -424,7 +425,11 @@ func chooseLanes(m *Machine, c LanesChoice, st *BuildStats) {
 		return
 	}
 	lanes, _ := laneCost(m, lp)
-	one := layoutCost(m) + goalCost(m)
+	one := m.layoutEst // chooseLayout's, when it estimated
+	if one == 0 {
+		one = layoutCost(m)
+	}
+	one += goalCost(m)
 	est := fmt.Sprintf("(estimated ns per state change: in lanes %.0f, one at a time %.0f)", lanes, one)
 	if lanes < laneMargin*one {
 		m.lanes = lp

@@ -56,7 +56,7 @@ func RunRollouts(m engines.Machine, n int64, seed uint64) (Stats, error) {
 // n >= 0, n rollouts are finished.
 func run(m engines.Machine, seed uint64, c *protocol.Clock, n int64) (Stats, error) {
 	if b, ok := m.(engines.BatchRoller); ok && b.Batch() {
-		return runBatch(b, seed, c, n)
+		return runBatch(b, engines.Batch{Seed: seed, N: n}, c)
 	}
 	rng := protocol.TimedRand(seed)
 	roles := len(m.Roles())
@@ -85,20 +85,21 @@ func run(m engines.Machine, seed uint64, c *protocol.Clock, n int64) (Stats, err
 	return st, err
 }
 
-// runBatch is run over a machine that plays its rollouts in batches
-// (engines.BatchRoller): rollout r draws from its own stream.
-func runBatch(b engines.BatchRoller, seed uint64, c *protocol.Clock, n int64) (Stats, error) {
+// runBatch plays the rollouts of batch (its Stop and Done set here) on a
+// machine that plays them in batches (engines.BatchRoller): rollout r
+// draws from its own stream. The clock, when not nil, stops it.
+func runBatch(b engines.BatchRoller, batch engines.Batch, c *protocol.Clock) (Stats, error) {
 	st := Stats{GoalSums: make([]int64, len(b.Roles()))}
-	var stop func() bool
 	start := time.Now()
 	if c != nil {
-		stop = c.Over
+		batch.Stop = c.Over
 		start = c.Start()
 	}
-	steps, err := b.Rollouts(engines.Batch{Seed: seed, N: n, Stop: stop, Done: func(_, _ int64, goals []int) {
+	batch.Done = func(_, _ int64, goals []int) {
 		st.Rollouts++
 		st.addGoals(goals)
-	}})
+	}
+	steps, err := b.Rollouts(batch)
 	st.StateChanges = steps
 	st.Elapsed = time.Since(start)
 	return st, err
@@ -158,15 +159,7 @@ func (st *Stats) addGoals(goals []int) {
 // MaxTraceSteps is a game error.
 func RunFixed(m engines.Machine, n int, seed uint64) (Stats, error) {
 	if b, ok := m.(engines.BatchRoller); ok && b.Batch() {
-		st := Stats{GoalSums: make([]int64, len(m.Roles()))}
-		start := time.Now()
-		steps, err := b.Rollouts(engines.Batch{Seed: seed, N: int64(n), Sorted: true, MaxSteps: MaxTraceSteps, Done: func(_, _ int64, goals []int) {
-			st.Rollouts++
-			st.addGoals(goals)
-		}})
-		st.StateChanges = steps
-		st.Elapsed = time.Since(start)
-		return st, err
+		return runBatch(b, engines.Batch{Seed: seed, N: int64(n), Sorted: true, MaxSteps: MaxTraceSteps}, nil)
 	}
 	ch := protocol.NewIndexedChooser(m.MoveText, func(mv engines.Move) int { return int(mv) })
 	roles := len(m.Roles())
