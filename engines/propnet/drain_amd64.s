@@ -6,7 +6,8 @@
 // R10 succ, R11 at, R12 flags, R13 stack, BX sp; AX the node popped (kept
 // in r.c across its successor loops), CX its output and then d, DX its
 // flags and then the end of a successor run, SI the successor pointer,
-// R14 and R15 a counter's old and new value.
+// R14 and R15 a counter's old and new value. A trigger's toggle also sets
+// its word's bit in r.touched.
 TEXT ·drainFast(SB), NOSPLIT, $0-12
 	MOVQ r+0(FP), DI
 	MOVQ 0(DI), R8
@@ -40,6 +41,12 @@ pop:
 	MOVQ  (SI)(CX*8), R14
 	BTCQ  DX, R14                // bit b&63
 	MOVQ  R14, (SI)(CX*8)
+	MOVQ  104(DI), SI            // touched
+	MOVQ  CX, DX
+	SHRQ  $6, DX
+	MOVQ  (SI)(DX*8), R14
+	BTSQ  CX, R14                // bit (b>>6)&63 of word b>>12
+	MOVQ  R14, (SI)(DX*8)
 	JMP   pop
 
 gate:
@@ -172,6 +179,12 @@ trigger:
 	MOVQ  (SI)(CX*8), R14
 	BTCQ  DX, R14
 	MOVQ  R14, (SI)(CX*8)
+	MOVQ  104(DI), SI            // touched
+	MOVQ  CX, DX
+	SHRQ  $6, DX
+	MOVQ  (SI)(DX*8), R14
+	BTSQ  CX, R14
+	MOVQ  R14, (SI)(DX*8)
 	JMP   pop
 
 fire:

@@ -44,6 +44,13 @@ type Machine struct {
 	// guard).
 	tbits    []uint64
 	nextBits []uint64
+	// touched has a bit per word of tbits that a trigger toggled since
+	// moveTo last cleared it. While nextClean holds, the next state
+	// differs from curBits only in touched words (moveTo last moved the
+	// bases to the next state), so moveTo(nextBits) reads only those: a
+	// state of pancakes88 has 631 words, of which a step changes two.
+	touched   []uint64
+	nextClean bool
 	legalBuf []engines.Move // role r's legal moves are built in legalBuf[roleStart[r]:]
 	joint    []engines.Move // Rollout's joint move
 
@@ -111,6 +118,7 @@ func newMachine(p *program, mode Mode) *Machine {
 		dirty:    make([]uint64, (len(p.cycStart)+63)/64),
 		curBits:  make([]uint64, p.words),
 		tbits:    make([]uint64, p.words+(len(p.pairs)+63)/64),
+		touched:  make([]uint64, (p.words+(len(p.pairs)+63)/64+63)/64),
 		legalBuf: make([]engines.Move, len(p.pairs)),
 		moves:    make([]int32, len(p.roles)),
 		armed:    make([]int32, len(p.deferred)),
@@ -182,6 +190,7 @@ func (m *Machine) reset() {
 	for i := range m.curBits {
 		m.curBits[i] = 0
 	}
+	m.nextClean = false
 	m.cur = nil
 	for r := range m.moves {
 		m.moves[r] = -1
@@ -393,6 +402,7 @@ func (m *Machine) drain() {
 	r.flags = unsafe.Pointer(unsafe.SliceData(p.flags))
 	r.trig1 = unsafe.Pointer(unsafe.SliceData(p.trig1))
 	r.tbits = unsafe.Pointer(unsafe.SliceData(m.tbits))
+	r.touched = unsafe.Pointer(unsafe.SliceData(m.touched))
 	r.work, r.pops = m.work, m.pops
 	for {
 		r.stack = unsafe.Pointer(unsafe.SliceData(m.stack))
@@ -443,6 +453,8 @@ type drainRegs struct {
 	work  int64          // 80
 	pops  int64          // 88
 	c     int64          // 96: scratch for drainFast
+	// touched: Machine.touched, the words of tbits toggled.
+	touched unsafe.Pointer // 104
 }
 
 // drainFastGo is drainFast in Go: it pops nodes until the stack is empty
@@ -452,7 +464,7 @@ type drainRegs struct {
 // gates that read the node are counted by d (negated ones by -d) and
 // pushed when their output flips (a store and an add of the flip bit,
 // without a branch), its leaf successors counted, and its one trigger's
-// bit toggled; a node with more triggers (flag 2) is returned as -2-c for
+// bit toggled (and its word marked touched); a node with more triggers (flag 2) is returned as -2-c for
 // fire to toggle them.
 //
 // It reads without bounds checks: every node id and successor offset comes
@@ -475,6 +487,7 @@ func drainFastGo(r *drainRegs) int32 {
 		if f == flagTrigLeaf {
 			b := *(*int32)(unsafe.Add(r.trig1, uintptr(c)*4))
 			*(*uint64)(unsafe.Add(r.tbits, uintptr(b>>6)*8)) ^= 1 << (b & 63)
+			*(*uint64)(unsafe.Add(r.touched, uintptr(b>>12)*8)) |= 1 << (b >> 6 & 63)
 			continue
 		}
 		if f&1 != 0 || sp > r.lim {
@@ -515,6 +528,7 @@ func drainFastGo(r *drainRegs) int32 {
 		if f&4 != 0 {
 			b := *(*int32)(unsafe.Add(r.trig1, uintptr(c)*4))
 			*(*uint64)(unsafe.Add(r.tbits, uintptr(b>>6)*8)) ^= 1 << (b & 63)
+			*(*uint64)(unsafe.Add(r.touched, uintptr(b>>12)*8)) |= 1 << (b >> 6 & 63)
 		}
 		if f&2 != 0 {
 			r.sp = sp
@@ -539,10 +553,11 @@ func (m *Machine) fire(c int32, d uint32) {
 	if f&64 != 0 {
 		m.armEdges(c)
 	}
-	tbits := m.tbits
+	tbits, touched := m.tbits, m.touched
 	for _, x := range p.trig[p.trigStart[c]:p.trigStart[c+1]] {
 		b := x >> 1
 		tbits[b>>6] ^= 1 << (b & 63)
+		touched[b>>12] |= 1 << (b >> 6 & 63)
 	}
 }
 
@@ -702,15 +717,33 @@ func (m *Machine) setState(s *state) {
 
 // moveTo sets the bases to sb, propagates, and keeps the running mean of
 // the work a base change costs. sb is read before anything propagates (it
-// may be nextBits). The words that differ are found in one pass (a state
-// of pancakes88 has 631 words, of which a step changes two or three).
+// may be nextBits). The words that differ are found in one pass, or, when
+// sb is the next state and nextClean holds, among the touched words only
+// (a state of pancakes88 has 631 words, of which a step changes two or
+// three).
 func (m *Machine) moveTo(sb []uint64) {
 	before := m.work
 	changed := 0
 	diff := m.diffWords[:0]
 	cur := m.curBits
 	sb = sb[:len(cur)]
+	next := len(sb) > 0 && &sb[0] == &m.nextBits[0]
 	w := 0
+	if next && m.nextClean {
+		w = len(cur) // no scan
+		for i, t := range m.touched {
+			for ; t != 0; t &= t - 1 {
+				if w := i*64 + bits.TrailingZeros64(t); w < len(cur) {
+					if d := cur[w] ^ sb[w]; d != 0 {
+						diff = append(diff, int32(w))
+						changed += bits.OnesCount64(d)
+					}
+				}
+			}
+		}
+	}
+	clear(m.touched)
+	m.nextClean = next
 	for ; w+4 <= len(cur); w += 4 {
 		// Four words at a time: most are equal in a large state.
 		if (cur[w]^sb[w])|(cur[w+1]^sb[w+1])|(cur[w+2]^sb[w+2])|(cur[w+3]^sb[w+3]) == 0 {
@@ -792,6 +825,7 @@ func (m *Machine) restore() {
 	copy(m.armedLen, sn.armedLen)
 	copy(m.armedPos, sn.armedPos)
 	copy(m.curBits, m.bits(m.initial))
+	m.nextClean = false
 	m.cur = m.initial
 }
 

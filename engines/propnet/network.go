@@ -328,7 +328,13 @@ func (nw *network) forEachOutput(f func(*lit)) {
 // come out in dependency order: a component after every component it reads.
 // comp[n] is n's component; order lists the nodes component by component and
 // start[c] is where component c begins in order.
-func (nw *network) sccs() (comp, order, start []int32) {
+func (nw *network) sccs() (comp, order, start []int32) { return nw.sccsFrom(nil) }
+
+// sccsFrom is sccs with its depth-first searches started from the nodes of
+// roots first, in that order, then from every node by id. Any order of the
+// roots gives a dependency order; it decides which of them (and which of
+// their inputs not numbered yet) are numbered next to each other.
+func (nw *network) sccsFrom(roots []int32) (comp, order, start []int32) {
 	n := len(nw.kind)
 	idx := make([]int32, n)
 	low := make([]int32, n)
@@ -342,7 +348,11 @@ func (nw *network) sccs() (comp, order, start []int32) {
 	type frame struct{ v, i int32 }
 	var frames []frame
 	counter := int32(0)
-	for s := int32(0); s < int32(n); s++ {
+	for i := -len(roots); i < n; i++ {
+		s := int32(i)
+		if i < 0 {
+			s = roots[len(roots)+i]
+		}
 		if idx[s] >= 0 {
 			continue
 		}

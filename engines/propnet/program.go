@@ -152,7 +152,7 @@ type ProgramStats struct {
 // or kept by triggers as legal says (LegalAuto: read when every guard
 // covers at most scanLimit moves).
 func compile(nw *network, legal LegalLayout, deferFanout int) *program {
-	p, newID := numberNodes(nw)
+	p, newID := numberNodes(nw, deferFanout)
 	initLit := p.layoutOutputs(nw, newID)
 	p.initialState(initLit)
 	p.markMain()
@@ -172,8 +172,14 @@ func compile(nw *network, legal LegalLayout, deferFanout int) *program {
 // components, inputs first), copies each gate's kind and inputs, and marks
 // the cyclic components, whose members are contiguous. It returns the
 // program so far and the new id of every node of nw.
-func numberNodes(nw *network) (*program, []int32) {
-	_, order, start := nw.sccs()
+//
+// The two-input AND gates that deferEdges will likely defer (deferFanout)
+// are numbered first, grouped by their arming input: a base of pancakes88
+// arms 8 of its 322,560 deferred gates, and their counters side by side
+// are one or two cache lines to a step's arming instead of eight misses
+// (drain's order, by readers, scattered them over 1.3 MB).
+func numberNodes(nw *network, deferFanout int) (*program, []int32) {
+	_, order, start := nw.sccsFrom(deferRoots(nw, deferFanout))
 	n := len(nw.kind)
 	newID := make([]int32, n)
 	for i, v := range order {
@@ -206,6 +212,58 @@ func numberNodes(nw *network) (*program, []int32) {
 		}
 	}
 	return p, newID
+}
+
+// deferRoots lists the two-input AND gates of nw that read a node with at
+// least deferFanout such readers (deferEdges' rule, before the main part
+// and the cyclic components are known), sorted by their other input.
+func deferRoots(nw *network, deferFanout int) []int32 {
+	if deferFanout <= 0 {
+		return nil
+	}
+	pair := func(v int) (a, b int32, ok bool) {
+		in := nw.in[v]
+		if nw.kind[v] != kAnd || len(in) != 2 {
+			return 0, 0, false
+		}
+		a, b = in[0]>>1, in[1]>>1
+		return a, b, a != 0 && b != 0 && a != b
+	}
+	readers := make([]int32, len(nw.kind))
+	for v := range nw.kind {
+		if a, b, ok := pair(v); ok {
+			readers[a]++
+			readers[b]++
+		}
+	}
+	type root struct{ arm, gate int32 }
+	var roots []root
+	for v := range nw.kind {
+		a, b, ok := pair(v)
+		if !ok {
+			continue
+		}
+		if readers[b] > readers[a] {
+			a, b = b, a
+		}
+		if int(readers[a]) >= deferFanout {
+			roots = append(roots, root{b, int32(v)})
+		}
+	}
+	if len(roots) == 0 {
+		return nil
+	}
+	sort.Slice(roots, func(i, j int) bool {
+		if roots[i].arm != roots[j].arm {
+			return roots[i].arm < roots[j].arm
+		}
+		return roots[i].gate < roots[j].gate
+	})
+	out := make([]int32, 1, 1+len(roots)) // node 0, the constant, stays first
+	for _, r := range roots {
+		out = append(out, r.gate)
+	}
+	return out
 }
 
 // remapLit is literal l with its node renumbered by newID.
