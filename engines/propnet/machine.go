@@ -464,8 +464,8 @@ type drainRegs struct {
 // gates that read the node are counted by d (negated ones by -d) and
 // pushed when their output flips (a store and an add of the flip bit,
 // without a branch), its leaf successors counted, and its one trigger's
-// bit toggled (and its word marked touched); a node with more triggers (flag 2) is returned as -2-c for
-// fire to toggle them.
+// bit toggled (and its word marked touched); a node with more triggers
+// (flag 2) is returned as -2-c for fire to toggle them.
 //
 // It reads without bounds checks: every node id and successor offset comes
 // from compile, which built them in range, and the stack has room for

@@ -166,6 +166,13 @@ func TestDeferredEdges(t *testing.T) {
 	assert.Equal(t, 4320, p6.Build.Program.DeferredGates)
 	assert.Contains(t, p6.Build.LayoutChoice, "without deferred edges")
 	assert.True(t, strings.HasPrefix(p6.Build.LayoutChoice, "kept: legal moves read when asked ("), p6.Build.LayoutChoice)
+	// One rollout at a time (the deferred gates numbered by their arming
+	// base, the next state read from the touched words) plays what the
+	// machine's methods play.
+	p6e := engines.Engine{Name: propnet.Name, New: func(g *gdl.Game) (engines.Machine, error) {
+		return propnet.New(g, propnet.WithLanes(propnet.LanesOff))
+	}}
+	require.NoError(t, conform.RollerCheck(p6e, loadBase(t, "pancakes6"), 2, 300))
 	if testing.Short() {
 		return
 	}
