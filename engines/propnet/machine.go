@@ -51,8 +51,8 @@ type Machine struct {
 	// state of pancakes88 has 631 words, of which a step changes two.
 	touched   []uint64
 	nextClean bool
-	legalBuf []engines.Move // role r's legal moves are built in legalBuf[roleStart[r]:]
-	joint    []engines.Move // Rollout's joint move
+	legalBuf  []engines.Move // role r's legal moves are built in legalBuf[roleStart[r]:]
+	joint     []engines.Move // Rollout's joint move
 
 	slab    []uint64 // words for the next states
 	words   int      // words per state (at least one)
