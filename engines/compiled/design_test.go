@@ -110,3 +110,19 @@ func TestEmptyGuards(t *testing.T) {
 		})
 	}
 }
+
+// TestLargeStaticOnDemand: a static relation too large to compute whole
+// (every list of seven of ten elements, as laikLee_hex's isList) is
+// asked on demand by the magic-sets design, which keeps the game running
+// where bottom-up's start-up stops at the program's limit on ground
+// terms; its traces are the prover's.
+func TestLargeStaticOnDemand(t *testing.T) {
+	tg := sourceGame(t, "list.kif", compiled.ListGameForTest)
+	prog, err := compiled.Native(tg.game, tg.rules)
+	require.NoError(t, err)
+	require.True(t, hasDesign(prog.Info, "magic"), "%q", prog.Info)
+	code, r, stderr := runProgram(t, prog.Path, "-rollouts", "1", tg.path, "0")
+	require.Equal(t, 0, code, stderr)
+	assert.True(t, strings.HasPrefix(get(r, "design"), "magic sets"), get(r, "design"))
+	sameTrace(t, proverTrace(t, tg.game, 4, 3), programTrace(t, prog, tg.path, 4, 3))
+}

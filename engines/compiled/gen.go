@@ -157,7 +157,10 @@ func generate(g *gdl.Game, version, rulesSHA string) (*generated, error) {
 func generateWithin(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (*generated, error) {
 	g = readFixedFluents(g)
 	bu, errBU := generateDesign(g, designs[0].pkg, maxSourceBytes, lim, version, rulesSHA)
-	ms, mp, errMS, errMP := generateMagic(g, lim, version, rulesSHA)
+	// Where bottom-up's sizer computed every static relation within its
+	// budget, none is large; otherwise the magic designs look.
+	statics := bu != nil && len(bu.sizes) > 0 && bu.sizes[0].statics
+	ms, mp, errMS, errMP := generateMagic(g, !statics, lim, version, rulesSHA)
 	if bu == nil && ms == nil && mp == nil {
 		return nil, errBU
 	}
@@ -204,7 +207,10 @@ func readFixedFluents(g *gdl.Game) *gdl.Game {
 // generateMagic generates the magic-sets designs: the rules rewritten with
 // gdl.MagicSetsShared (one copy of a relation per binding pattern) and
 // with gdl.MagicSets (a copy per call site), the static relations kept
-// whole (computed once, as bottom-up computes them). A rewriting that
+// whole (computed once, as bottom-up computes them) but for those too
+// large to compute whole (largeStatics, with findLarge: where bottom-up's
+// sizer did not compute them all), which are asked on demand as the
+// others. A rewriting that
 // closes a cycle through a negation is done again with the relation
 // negated computed whole, as the tuple prover does; when that does not
 // end with shared copies, the copies per call site, where negations close
@@ -222,16 +228,26 @@ func readFixedFluents(g *gdl.Game) *gdl.Game {
 // rules running at 4.3x, 5.0x and 3.4x the prover. But each call site's
 // copy computes only its own demand: on connectFourLarger the copies per
 // call site run 1.3x faster than the shared ones (91 KB of source).
-func generateMagic(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (ms, mp *generated, errMS, errMP error) {
-	ms, shared, errMS := generateMagicWith(gdl.MagicSetsShared, g, designs[1].pkg, maxMagicSourceBytes, lim, version, rulesSHA)
+func generateMagic(g *gdl.Game, findLarge bool, lim sizeLimits, version, rulesSHA string) (ms, mp *generated, errMS, errMP error) {
+	keep := map[gdl.Symbol]bool{}
+	var large map[gdl.Symbol]bool
+	if findLarge {
+		large = largeStatics(g, largeBudget)
+	}
+	for name, r := range g.Analysis.Relations {
+		if !r.UsesState && !r.UsesMoves && name != gdl.SymTrue && name != gdl.SymDoes && !large[name] {
+			keep[name] = true
+		}
+	}
+	ms, shared, errMS := generateMagicWith(gdl.MagicSetsShared, g, keep, designs[1].pkg, maxMagicSourceBytes, lim, version, rulesSHA)
 	if errors.Is(errMS, errNegationInRecursion) {
-		ms, _, errMS = generateMagicWith(gdl.MagicSets, g, designs[1].pkg, maxMagicSourceBytes, lim, version, rulesSHA)
+		ms, _, errMS = generateMagicWith(gdl.MagicSets, g, keep, designs[1].pkg, maxMagicSourceBytes, lim, version, rulesSHA)
 		return ms, nil, errMS, errors.New("the magic-sets design has copies per call site")
 	}
 	if ms == nil {
 		return nil, nil, errMS, errors.New("no magic-sets design")
 	}
-	mp, sites, errMP := generateMagicWith(gdl.MagicSets, g, designs[2].pkg, maxSitesSourceBytes, lim, version, rulesSHA)
+	mp, sites, errMP := generateMagicWith(gdl.MagicSets, g, keep, designs[2].pkg, maxSitesSourceBytes, lim, version, rulesSHA)
 	if mp != nil && sites == shared {
 		return ms, nil, nil, fmt.Errorf("the same %d rules as the shared copies", sites)
 	}
@@ -243,14 +259,9 @@ func generateMagic(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (ms, m
 var errNegationInRecursion = engines.Errorf(engines.UnsupportedErr, "magic sets: negation inside recursion")
 
 // generateMagicWith generates a magic-sets design in package pkg with the
-// rules rewritten by rewrite, and returns the number of rewritten rules.
-func generateMagicWith(rewrite func(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl.Symbol]gdl.Symbol), g *gdl.Game, pkg string, maxSource int, lim sizeLimits, version, rulesSHA string) (*generated, int, error) {
-	keep := map[gdl.Symbol]bool{}
-	for name, r := range g.Analysis.Relations {
-		if !r.UsesState && !r.UsesMoves && name != gdl.SymTrue && name != gdl.SymDoes {
-			keep[name] = true
-		}
-	}
+// rules rewritten by rewrite, the relations of keep computed whole, and
+// returns the number of rewritten rules.
+func generateMagicWith(rewrite func(g *gdl.Game, keep, whole map[gdl.Symbol]bool) (*gdl.Game, map[gdl.Symbol]gdl.Symbol), g *gdl.Game, keep map[gdl.Symbol]bool, pkg string, maxSource int, lim sizeLimits, version, rulesSHA string) (*generated, int, error) {
 	whole := map[gdl.Symbol]bool{}
 	for range 40 {
 		g2, orig := rewrite(g, keep, whole)

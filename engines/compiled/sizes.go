@@ -62,6 +62,9 @@ type sizeRun struct {
 	out      bool          // stopped by a limit
 	timedOut bool          // stopped by the time cap
 	elapsed  time.Duration // wall time
+	// statics: the static relations were all computed (so none of
+	// them is large, as largeStatics says)
+	statics bool
 }
 
 type sizer struct {
@@ -225,23 +228,98 @@ func (s *sizer) evalAll(static bool) {
 		if isStatic != static || comp[0] == gdl.SymTrue || comp[0] == gdl.SymDoes {
 			continue
 		}
+		s.evalComp(comp)
+	}
+}
+
+// evalComp computes the relations of one component to a fixed point.
+func (s *sizer) evalComp(comp []gdl.Symbol) {
+	a := s.g.Analysis
+	for _, n := range comp {
+		s.reset(n)
+	}
+	for changed := true; changed; {
+		changed = false
 		for _, n := range comp {
-			s.reset(n)
-		}
-		for changed := true; changed; {
-			changed = false
-			for _, n := range comp {
-				for _, r := range a.Relations[n].Rules {
-					s.solve(r.Body, 0, gdl.Subst{}, func(sub gdl.Subst) {
-						h := sub.Apply(r.Head)
-						if h.IsGround() && s.add(h.Name, h.Args) {
-							changed = true
-						}
-					})
-				}
+			for _, r := range a.Relations[n].Rules {
+				s.solve(r.Body, 0, gdl.Subst{}, func(sub gdl.Subst) {
+					h := sub.Apply(r.Head)
+					if h.IsGround() && s.add(h.Name, h.Args) {
+						changed = true
+					}
+				})
 			}
 		}
 	}
+}
+
+// Static relations too large to compute whole: on laikLee_hex, isList
+// holds every list of up to 25 of 25 elements and append_el every way to
+// append to one; a top-down reader only ever asks them about one list.
+// The magic-sets designs compute such relations on demand, as the
+// per-state ones, rather than once and whole at start-up (where the
+// program's limit on ground terms refused the game). largeBudget bounds
+// one component's evaluation: a component past it, and every static
+// relation that reads one, is large. The budget is counted work, so that
+// every build of a game makes the same program (the time cap is a safety
+// net, as the sizer's).
+var largeBudget = sizeLimits{maxWork: 6_000_000, maxTuples: 1_000_000, timeCap: sizeTimeCap}
+
+// largeStatics returns the static relations of g that cannot be computed
+// whole within lim, component by component (each with its own work
+// budget; tuples are counted over all the static relations kept).
+func largeStatics(g *gdl.Game, lim sizeLimits) map[gdl.Symbol]bool {
+	clock := engines.StartWorkClock()
+	defer clock.Stop()
+	s := &sizer{clock: clock, g: g, rels: map[gdl.Symbol][][]*gdl.Term{}, keys: map[gdl.Symbol]map[string]bool{},
+		firstIx: map[gdl.Symbol]map[string][][]*gdl.Term{}, lim: lim, nextCheck: sizeCheckEvery,
+		stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
+	a := g.Analysis
+	large := map[gdl.Symbol]bool{}
+	for _, comp := range a.Components() {
+		if comp[0] == gdl.SymTrue || comp[0] == gdl.SymDoes {
+			continue
+		}
+		static, reads := true, false
+		for _, n := range comp {
+			r := a.Relations[n]
+			static = static && !r.UsesState && !r.UsesMoves
+			for _, d := range r.Deps {
+				reads = reads || large[d.Name]
+			}
+		}
+		if !static {
+			continue
+		}
+		if !reads && s.evalCompWithin(comp) {
+			continue
+		}
+		for _, n := range comp {
+			large[n] = true
+		}
+	}
+	return large
+}
+
+// evalCompWithin is evalComp within the sizer's limits, the work counted
+// from 0: on a limit, it drops what the component had made and returns
+// false.
+func (s *sizer) evalCompWithin(comp []gdl.Symbol) (ok bool) {
+	s.work, s.nextCheck = 0, sizeCheckEvery
+	defer func() {
+		if r := recover(); r != nil {
+			if _, abort := r.(sizeAbort); !abort {
+				panic(r)
+			}
+			for _, n := range comp {
+				s.tuples -= len(s.rels[n])
+				s.reset(n)
+			}
+			ok = false
+		}
+	}()
+	s.evalComp(comp)
+	return true
 }
 
 func (s *sizer) record(name gdl.Symbol, tuples [][]*gdl.Term, arity int) {
@@ -313,6 +391,7 @@ func measureSizesWithin(g *gdl.Game, lim sizeLimits) *sizer {
 			}
 		}()
 		s.evalAll(true)
+		s.run.statics = true
 		for name, r := range g.Analysis.Relations {
 			if !(r.UsesState || r.UsesMoves) && name != gdl.SymTrue && name != gdl.SymDoes {
 				s.record(name, s.rels[name], r.Arity)

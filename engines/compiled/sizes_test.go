@@ -195,3 +195,47 @@ func TestSizesTimeCap(t *testing.T) {
 	assert.Contains(t, out.stats, "cut by the time cap of 1ns")
 	assert.Contains(t, out.stats, "depends on the machine's speed")
 }
+
+// listGame is a game in the shape of laikLee_hex: a static relation of
+// every list of seven of ten elements (10M lists, past what a program may
+// compute whole at start-up), asked only about lists the state makes.
+const listGame = `(role p)
+(init (step 0))
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(el a) (el b) (el c) (el d) (el e) (el f) (el g) (el h) (el i) (el j)
+(<= (isList (l ?a (l ?b (l ?c (l ?d (l ?e (l ?f (l ?g nil))))))))
+    (el ?a) (el ?b) (el ?c) (el ?d) (el ?e) (el ?f) (el ?g))
+(<= (goodList ?x) (isList ?x))
+(<= (pair ?x ?y) (el ?x) (el ?y))
+(<= (legal p (pick ?x)) (true (step ?s)) (el ?x) (isList (l ?x (l a (l b (l c (l d (l e (l f nil)))))))))
+(<= (next (step ?n)) (true (step ?s)) (succ ?s ?n))
+(<= (next (chosen ?x)) (does p (pick ?x)))
+(<= (next (chosen ?x)) (true (chosen ?x)))
+(<= terminal (true (step 4)))
+(<= (goal p 100) (true (chosen ?x)) (goodList (l ?x (l ?x (l a (l a (l a (l a (l a nil)))))))) (pair ?x a))
+(<= (goal p 0) (not (true (chosen a))) (not (true (chosen b))))
+(<= (goal p 0) (true (step ?s)) (distinct ?s 4))
+`
+
+// TestLargeStatics: the static relations too large to compute whole are
+// the one past the budget and those that read it; the small ones are not.
+func TestLargeStatics(t *testing.T) {
+	g, err := gdl.Load("list.kif", []byte(listGame))
+	require.NoError(t, err)
+	// a small budget, as isList is past any (the program's own is
+	// largeBudget)
+	lim := sizeLimits{maxWork: 300_000, maxTuples: 50_000, timeCap: sizeTimeCap}
+	large := largeStatics(g, lim)
+	var names []string
+	for n := range large {
+		names = append(names, n.Name())
+	}
+	assert.ElementsMatch(t, []string{"islist", "goodlist"}, names)
+	assert.False(t, measureSizesWithin(g, lim).run.statics, "the sizer stops before the static relations are done")
+	b, ok := builtingames.Get("tictactoe")
+	require.True(t, ok)
+	ttt, err := gdl.Load("tictactoe.kif", b.Rules)
+	require.NoError(t, err)
+	assert.Empty(t, largeStatics(ttt, lim))
+	assert.True(t, measureSizesWithin(ttt, lim).run.statics)
+}
