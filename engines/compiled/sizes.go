@@ -265,9 +265,15 @@ func (s *sizer) evalComp(comp []gdl.Symbol) {
 // net, as the sizer's).
 var largeBudget = sizeLimits{maxWork: 6_000_000, maxTuples: 1_000_000, timeCap: sizeTimeCap}
 
+// largeTotal bounds largeStatics' work, in components' budgets.
+const largeTotal = 2
+
 // largeStatics returns the static relations of g that cannot be computed
 // whole within lim, component by component (each with its own work
-// budget; tuples are counted over all the static relations kept).
+// budget; tuples are counted over all the static relations kept). It
+// stops once it has worked largeTotal times one component's budget: the
+// components left are not large (kept whole, as before there was a
+// look), so that the look adds a bounded time to a game's generation.
 func largeStatics(g *gdl.Game, lim sizeLimits) map[gdl.Symbol]bool {
 	clock := engines.StartWorkClock()
 	defer clock.Stop()
@@ -276,6 +282,7 @@ func largeStatics(g *gdl.Game, lim sizeLimits) map[gdl.Symbol]bool {
 		stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
 	a := g.Analysis
 	large := map[gdl.Symbol]bool{}
+	total := 0
 	for _, comp := range a.Components() {
 		if comp[0] == gdl.SymTrue || comp[0] == gdl.SymDoes {
 			continue
@@ -291,8 +298,15 @@ func largeStatics(g *gdl.Game, lim sizeLimits) map[gdl.Symbol]bool {
 		if !static {
 			continue
 		}
-		if !reads && s.evalCompWithin(comp) {
-			continue
+		if total > largeTotal*lim.maxWork {
+			break
+		}
+		if !reads {
+			ok := s.evalCompWithin(comp)
+			total += s.work
+			if ok {
+				continue
+			}
 		}
 		for _, n := range comp {
 			large[n] = true

@@ -232,6 +232,24 @@ func TestLargeStatics(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"islist", "goodlist"}, names)
 	assert.False(t, measureSizesWithin(g, lim).run.statics, "the sizer stops before the static relations are done")
+	// Past largeTotal budgets, the components left are kept whole: of
+	// three large relations, the first two (in dependency order) are
+	// found.
+	three := strings.Replace(listGame, "(<= (goodList ?x) (isList ?x))", `(<= (goodList ?x) (isList ?x))
+(<= (big2 (m ?a ?b ?c ?d ?e ?f ?g)) (el ?a) (el ?b) (el ?c) (el ?d) (el ?e) (el ?f) (el ?g))
+(<= (big3 (n ?a ?b ?c ?d ?e ?f ?g)) (el ?a) (el ?b) (el ?c) (el ?d) (el ?e) (el ?f) (el ?g))
+(<= (legal p (pick2 ?x)) (true (step 0)) (el ?x) (big2 (m ?x a a a a a a)) (big3 (n ?x a a a a a a)))`, 1)
+	g3, err := gdl.Load("three.kif", []byte(three))
+	require.NoError(t, err)
+	large = largeStatics(g3, lim)
+	found := 0
+	for _, n := range []string{"islist", "big2", "big3"} {
+		if large[gdl.Intern(n)] {
+			found++
+		}
+	}
+	assert.Equal(t, 2, found, "%v", large)
+
 	b, ok := builtingames.Get("tictactoe")
 	require.True(t, ok)
 	ttt, err := gdl.Load("tictactoe.kif", b.Rules)
