@@ -58,7 +58,7 @@ func TestDesignTraces(t *testing.T) {
 // hasDesign reports whether the program whose generator's figures are
 // info has the design that -design d names.
 func hasDesign(info []string, d string) bool {
-	name := map[string]string{"bottom-up": "bottom-up", "magic": "magic sets", "magic-sites": "magic sets per call site"}[d]
+	name := map[string]string{"bottom-up": "bottom-up", "magic": "magic sets", "magic-sites": "magic sets per call site", "magic-demand": "magic sets, large statics on demand"}[d]
 	for _, line := range info {
 		if rest, ok := strings.CutPrefix(line, name+": "); ok {
 			return !strings.HasPrefix(rest, "left out")
@@ -112,17 +112,26 @@ func TestEmptyGuards(t *testing.T) {
 }
 
 // TestLargeStaticOnDemand: a static relation too large to compute whole
-// (every list of seven of ten elements, as laikLee_hex's isList) is
-// asked on demand by the magic-sets design, which keeps the game running
-// where bottom-up's start-up stops at the program's limit on ground
-// terms; its traces are the prover's.
+// (every list of seven of ten elements, as laikLee_hex's isList) is asked
+// on demand by the fallback design, loaded because bottom-up's start-up
+// stops at the program's limit on ground terms; its traces are the
+// prover's. On tic-tac-toe there is no
+// fallback design.
 func TestLargeStaticOnDemand(t *testing.T) {
 	tg := sourceGame(t, "list.kif", compiled.ListGameForTest)
 	prog, err := compiled.Native(tg.game, tg.rules)
 	require.NoError(t, err)
-	require.True(t, hasDesign(prog.Info, "magic"), "%q", prog.Info)
+	require.True(t, hasDesign(prog.Info, "magic-demand"), "%q", prog.Info)
 	code, r, stderr := runProgram(t, prog.Path, "-rollouts", "1", tg.path, "0")
 	require.Equal(t, 0, code, stderr)
-	assert.True(t, strings.HasPrefix(get(r, "design"), "magic sets"), get(r, "design"))
+	assert.Equal(t, "magic sets, large statics on demand", get(r, "design"))
 	sameTrace(t, proverTrace(t, tg.game, 4, 3), programTrace(t, prog, tg.path, 4, 3))
+
+	ttt := builtin(t, "tictactoe")
+	tprog, err := compiled.Native(ttt.game, ttt.rules)
+	require.NoError(t, err)
+	assert.False(t, hasDesign(tprog.Info, "magic-demand"), "%q", tprog.Info)
+	for _, line := range tprog.Info {
+		assert.NotContains(t, line, "large statics", "no line for a design that is not needed")
+	}
 }

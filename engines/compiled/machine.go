@@ -146,8 +146,9 @@ type Option func(*options)
 
 type options struct{ design string }
 
-// WithDesign forces the program's design, "bottom-up", "magic" or "magic-sites", as its
-// -design flag does (by default the warm-up chooses).
+// WithDesign forces the program's design, "bottom-up", "magic",
+// "magic-sites" or "magic-demand", as its -design flag does (by default the
+// warm-up chooses).
 func WithDesign(d string) Option { return func(o *options) { o.design = d } }
 
 // New builds (or finds in the cache) the program of g and starts it in

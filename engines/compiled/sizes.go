@@ -1,6 +1,7 @@
 package compiled
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -256,24 +257,32 @@ func (s *sizer) evalComp(comp []gdl.Symbol) {
 // Static relations too large to compute whole: on laikLee_hex, isList
 // holds every list of up to 25 of 25 elements and append_el every way to
 // append to one; a top-down reader only ever asks them about one list.
-// The magic-sets designs compute such relations on demand, as the
-// per-state ones, rather than once and whole at start-up (where the
-// program's limit on ground terms refused the game). largeBudget bounds
-// one component's evaluation: a component past it, and every static
-// relation that reads one, is large. The budget is counted work, so that
-// every build of a game makes the same program (the time cap is a safety
-// net, as the sizer's).
+// The fallback design (generateOnDemand) computes such relations on
+// demand, as the per-state ones. A relation is large when the naive
+// evaluation of its component runs past largeBudget and its rules bound it
+// above largeTuples (sizeBound), or when it reads a large relation (a
+// recursive relation has no bound, and is large only that way). The
+// naive evaluation alone is slow on joins the program makes quickly, and
+// a bound that ignores joins and negations says nothing about a relation
+// that stays small: where either says small, no fallback is generated.
+// The budget is counted work, so that every build of a game makes the
+// same program (the time cap is a safety net, as the sizer's).
 var largeBudget = sizeLimits{maxWork: 6_000_000, maxTuples: 1_000_000, timeCap: sizeTimeCap}
 
-// largeTotal bounds largeStatics' work, in components' budgets.
-const largeTotal = 2
+const (
+	// largeTuples is the bound past which a static relation that the
+	// naive evaluation did not finish is large.
+	largeTuples = 4_000_000
+	// largeTotal bounds largeStatics' work, in components' budgets.
+	largeTotal = 2
+)
 
-// largeStatics returns the static relations of g that cannot be computed
-// whole within lim, component by component (each with its own work
-// budget; tuples are counted over all the static relations kept). It
-// stops once it has worked largeTotal times one component's budget: the
-// components left are not large (kept whole, as before there was a
-// look), so that the look adds a bounded time to a game's generation.
+// largeStatics returns the large static relations of g, component by
+// component (each evaluated with its own work budget; tuples are counted
+// over all the static relations kept). It stops once it has worked
+// largeTotal times one component's budget: the components left are not
+// large (kept whole, as before there was a look), so that the look adds a
+// bounded time to a game's generation.
 func largeStatics(g *gdl.Game, lim sizeLimits) map[gdl.Symbol]bool {
 	clock := engines.StartWorkClock()
 	defer clock.Stop()
@@ -282,6 +291,9 @@ func largeStatics(g *gdl.Game, lim sizeLimits) map[gdl.Symbol]bool {
 		stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
 	a := g.Analysis
 	large := map[gdl.Symbol]bool{}
+	// bound: per static relation, its exact size where its component was
+	// computed, else sizeBound's
+	bound := map[gdl.Symbol]float64{}
 	total := 0
 	for _, comp := range a.Components() {
 		if comp[0] == gdl.SymTrue || comp[0] == gdl.SymDoes {
@@ -298,21 +310,65 @@ func largeStatics(g *gdl.Game, lim sizeLimits) map[gdl.Symbol]bool {
 		if !static {
 			continue
 		}
+		if reads {
+			for _, n := range comp {
+				large[n] = true
+			}
+			continue
+		}
 		if total > largeTotal*lim.maxWork {
 			break
 		}
-		if !reads {
-			ok := s.evalCompWithin(comp)
-			total += s.work
-			if ok {
-				continue
-			}
-		}
+		ok := s.evalCompWithin(comp)
+		total += s.work
 		for _, n := range comp {
-			large[n] = true
+			switch {
+			case ok:
+				bound[n] = float64(len(s.rels[n]))
+			case a.Relations[n].Recursive:
+				// no bound: not large, but unbounded for its readers
+				bound[n] = math.Inf(1)
+			default:
+				if bound[n] = sizeBound(a.Relations[n], bound); bound[n] > largeTuples {
+					large[n] = true
+				}
+			}
 		}
 	}
 	return large
+}
+
+// sizeBound bounds the size of relation r from the sizes of the static
+// relations its rules read (bound; a relation of its own component, or one
+// not in bound, is unbounded): per rule, the product of the sizes of the
+// literals that bind a variable, in body order.
+func sizeBound(r *gdl.Relation, bound map[gdl.Symbol]float64) float64 {
+	sum := 0.0
+	for _, rule := range r.Rules {
+		prod := 1.0
+		seen := map[gdl.Symbol]bool{}
+		for _, l := range rule.Body {
+			if l.Kind != gdl.LitAtom {
+				continue
+			}
+			fresh := false
+			for _, v := range l.Atom.Vars(nil) {
+				if !seen[v] {
+					seen[v], fresh = true, true
+				}
+			}
+			if !fresh {
+				continue
+			}
+			b, ok := bound[l.Atom.Name]
+			if !ok || l.Atom.Name == r.Name {
+				return math.Inf(1)
+			}
+			prod *= b
+		}
+		sum += prod
+	}
+	return sum
 }
 
 // evalCompWithin is evalComp within the sizer's limits, the work counted

@@ -21,6 +21,9 @@ const (
 	DesignBottomUp   = "bottom-up"
 	DesignMagic      = "magic sets"
 	DesignMagicSites = "magic sets per call site"
+	// DesignMagicDemand: magic sets with the static relations too large
+	// to compute whole asked on demand; a fallback (Design.Fallback).
+	DesignMagicDemand = "magic sets, large statics on demand"
 )
 
 // Design is one design compiled into the program: Setup returns its
@@ -28,6 +31,9 @@ const (
 type Design struct {
 	Name  string
 	Setup func() *Engine
+	// Fallback: the design is loaded only when no other design loads
+	// (unless -design names it).
+	Fallback bool
 }
 
 // The warm-up that chooses between the designs: rounds of random steps on
@@ -99,8 +105,9 @@ func MainChoose(designs ...Design) {
 
 // choose loads the engines (only the one named forced, if set), plays
 // the warm-up on them and returns the faster; the others are released. A
-// design that fails to load is dropped; when all fail, the error is the
-// first design's.
+// design that fails to load is dropped; when all fail, the fallback
+// designs are loaded, and when they fail too, the error is the first
+// design's.
 func choose(es []*Engine, forced string) (*Engine, error) {
 	if forced != "" {
 		var names []string
@@ -118,16 +125,24 @@ func choose(es []*Engine, forced string) (*Engine, error) {
 	}
 	var live []*Engine
 	var firstErr error
-	for _, e := range es {
-		activate(e)
-		if err := e.Load(); err != nil {
-			if firstErr == nil {
-				firstErr = err
+	for _, fallback := range []bool{false, true} {
+		for _, e := range es {
+			if e.Fallback != fallback {
+				continue
 			}
-			e.release()
-			continue
+			activate(e)
+			if err := e.Load(); err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				e.release()
+				continue
+			}
+			live = append(live, e)
 		}
-		live = append(live, e)
+		if len(live) > 0 {
+			break
+		}
 	}
 	if len(live) == 0 {
 		return nil, firstErr

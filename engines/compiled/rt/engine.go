@@ -88,7 +88,8 @@ type Engine struct {
 	Version  string // the engine version baked in at generation
 	RulesSHA string // sha256 (hex) of the rules the program was built for
 	Data     []byte // the game's data: names, ground terms, facts
-	Design   string // DesignBottomUp, DesignMagic or DesignMagicSites
+	Design   string // DesignBottomUp, DesignMagic, DesignMagicSites or DesignMagicDemand
+	Fallback bool   // Design.Fallback
 
 	S       *Store
 	Rels    []*Rel // in the order of the data's facts
