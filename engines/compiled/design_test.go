@@ -112,10 +112,10 @@ func TestEmptyGuards(t *testing.T) {
 }
 
 // TestLargeStaticOnDemand: a static relation too large to compute whole
-// (every list of seven of ten elements, as laikLee_hex's isList) is asked
-// on demand by the fallback design, loaded because bottom-up's start-up
-// stops at the program's limit on ground terms; its traces are the
-// prover's. On tic-tac-toe there is no
+// (every row of eight of ten elements, as laikLee_hex's isList and
+// sudoku's exactlyFirst) is asked on demand by the fallback design,
+// loaded because bottom-up's start-up stops at the program's limit on
+// values; its traces are the prover's. On tic-tac-toe there is no
 // fallback design.
 func TestLargeStaticOnDemand(t *testing.T) {
 	tg := sourceGame(t, "list.kif", compiled.ListGameForTest)
