@@ -125,6 +125,10 @@ func choose(es []*Engine, forced string) (*Engine, error) {
 	}
 	var live []*Engine
 	var firstErr error
+	hasFallback := false
+	for _, e := range es {
+		hasFallback = hasFallback || e.Fallback
+	}
 	for _, fallback := range []bool{false, true} {
 		for _, e := range es {
 			if e.Fallback != fallback {
@@ -136,6 +140,12 @@ func choose(es []*Engine, forced string) (*Engine, error) {
 					firstErr = err
 				}
 				e.release()
+				if ge, ok := asGameError(err); ok && ge.Kind == protocol.ResourceLimit && !fallback && hasFallback {
+					// The other designs compute the same static
+					// relations whole, past the same limit (on
+					// laikLee_hex, 12 s each): on to the fallback.
+					break
+				}
 				continue
 			}
 			live = append(live, e)
