@@ -198,6 +198,7 @@ func TestABFindsASlowDown(t *testing.T) {
 			assert.Equal(t, abMetricCPU, res.Metric, "auto: the work engine reports its CPU time")
 			assert.Greater(t, res.Overall.Lo, 1.05)
 			assert.Contains(t, stderr, "regression: 2 games slower")
+			assert.NotContains(t, stderr, "same engine version")
 		})
 	}
 }
@@ -209,6 +210,7 @@ func TestABUnchangedEngine(t *testing.T) {
 	manifest := workManifest(t, bin, "")
 	code, res, stderr := abJSON(t, "work@1.0", "work@1.0", "--manifest", manifest, "--games", abGames, "--rollouts", "20", "--max-reps", "10")
 	assert.Contains(t, []int{ExitOK, ExitInconclusive}, code, stderr)
+	assert.Contains(t, stderr, "warning: OLD and NEW are the same engine version, work@1.0")
 	for _, g := range res.Games {
 		assert.Contains(t, []string{"same", "inconclusive"}, g.Verdict, "%+v", g)
 	}
