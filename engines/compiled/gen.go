@@ -240,9 +240,8 @@ func readFixedFluents(g *gdl.Game) *gdl.Game {
 // call site run 1.3x faster than the shared ones (91 KB of source).
 func generateMagic(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (ms, mp *generated, errMS, errMP error) {
 	keep := staticsBut(g, nil)
-	ms, shared, errMS := generateMagicWith(gdl.MagicSetsShared, g, keep, designs[1].pkg, maxMagicSourceBytes, lim, version, rulesSHA)
-	if errors.Is(errMS, errNegationInRecursion) {
-		ms, _, errMS = generateMagicWith(gdl.MagicSets, g, keep, designs[1].pkg, maxMagicSourceBytes, lim, version, rulesSHA)
+	ms, shared, perSite, errMS := generateShared(g, keep, designs[1].pkg, lim, version, rulesSHA)
+	if perSite {
 		return ms, nil, errMS, errors.New("the magic-sets design has copies per call site")
 	}
 	if ms == nil {
@@ -284,12 +283,21 @@ func generateOnDemand(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (*g
 	if len(large) == 0 {
 		return nil, nil
 	}
-	keep := staticsBut(g, large)
-	md, _, err := generateMagicWith(gdl.MagicSetsShared, g, keep, designs[3].pkg, maxMagicSourceBytes, lim, version, rulesSHA)
-	if errors.Is(err, errNegationInRecursion) {
-		md, _, err = generateMagicWith(gdl.MagicSets, g, keep, designs[3].pkg, maxMagicSourceBytes, lim, version, rulesSHA)
-	}
+	md, _, _, err := generateShared(g, staticsBut(g, large), designs[3].pkg, lim, version, rulesSHA)
 	return md, err
+}
+
+// generateShared generates a magic-sets design in package pkg with the
+// relations of keep computed whole: magic sets' shared copies, or, where a
+// negation closes a cycle through a shared one, the copies per call site
+// (perSite). rules is the number of rewritten rules of the shared copies.
+func generateShared(g *gdl.Game, keep map[gdl.Symbol]bool, pkg string, lim sizeLimits, version, rulesSHA string) (d *generated, rules int, perSite bool, err error) {
+	d, rules, err = generateMagicWith(gdl.MagicSetsShared, g, keep, pkg, maxMagicSourceBytes, lim, version, rulesSHA)
+	if errors.Is(err, errNegationInRecursion) {
+		d, _, err = generateMagicWith(gdl.MagicSets, g, keep, pkg, maxMagicSourceBytes, lim, version, rulesSHA)
+		return d, 0, true, err
+	}
+	return d, rules, false, err
 }
 
 // errNegationInRecursion: the rewritten rules still negate a relation of

@@ -87,6 +87,14 @@ type sizer struct {
 
 type sizeAbort struct{}
 
+// newSizer returns an empty sizer of g within lim, its time cap read on
+// clock.
+func newSizer(g *gdl.Game, lim sizeLimits, clock *engines.WorkClock) *sizer {
+	return &sizer{clock: clock, g: g, rels: map[gdl.Symbol][][]*gdl.Term{}, keys: map[gdl.Symbol]map[string]bool{},
+		firstIx: map[gdl.Symbol]map[string][][]*gdl.Term{}, lim: lim, nextCheck: sizeCheckEvery,
+		stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
+}
+
 func (s *sizer) tick() {
 	s.work++
 	if s.work > s.lim.maxWork || s.tuples > s.lim.maxTuples {
@@ -286,9 +294,7 @@ const (
 func largeStatics(g *gdl.Game, lim sizeLimits) map[gdl.Symbol]bool {
 	clock := engines.StartWorkClock()
 	defer clock.Stop()
-	s := &sizer{clock: clock, g: g, rels: map[gdl.Symbol][][]*gdl.Term{}, keys: map[gdl.Symbol]map[string]bool{},
-		firstIx: map[gdl.Symbol]map[string][][]*gdl.Term{}, lim: lim, nextCheck: sizeCheckEvery,
-		stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
+	s := newSizer(g, lim, clock)
 	a := g.Analysis
 	large := map[gdl.Symbol]bool{}
 	// bound: per static relation, its exact size where its component was
@@ -449,9 +455,7 @@ func measureSizesWithin(g *gdl.Game, lim sizeLimits) *sizer {
 	start := time.Now()
 	clock := engines.StartWorkClock()
 	defer clock.Stop()
-	s := &sizer{clock: clock, g: g, rels: map[gdl.Symbol][][]*gdl.Term{}, keys: map[gdl.Symbol]map[string]bool{},
-		firstIx: map[gdl.Symbol]map[string][][]*gdl.Term{}, lim: lim, nextCheck: sizeCheckEvery,
-		stats: map[gdl.Symbol]*sizeStats{}, trueStats: map[fkey]*sizeStats{}}
+	s := newSizer(g, lim, clock)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {

@@ -702,7 +702,7 @@ func (r *abRunner) run(games []*harness.Game) (*abResult, error) {
 		// Two builds of one source differ by their binaries' layout
 		// alone: on pancakes88, memory-bound, by 10-14% (a "faster" and
 		// a "slower" verdict between builds of one commit).
-		fmt.Fprintf(r.progress, "warning: OLD and NEW are the same engine version, %s: a verdict compares their binaries, not a change of source (layout alone moved memory-bound games by 10%%)\n", o.ID())
+		fmt.Fprintf(r.progress, "warning: OLD and NEW are the same engine version, %s: a verdict compares their binaries, not a change of source (layout alone moved memory-bound games by 10%%); to compare two sources, build both sides as NAME@rev:REV\n", o.ID())
 	}
 	var gs []*abGame
 	for _, g := range games {
