@@ -43,7 +43,7 @@ func TestDesignTraces(t *testing.T) {
 			prog, err := compiled.Native(tg.game, tg.rules)
 			require.NoError(t, err)
 			want := proverTrace(t, tg.game, 3, 1)
-			for _, d := range []string{"bottom-up", "magic", "magic-sites"} {
+			for _, d := range []string{"bottom-up", "magic", "magic-sites", "incremental"} {
 				if !hasDesign(prog.Info, d) {
 					t.Logf("no design %s: %q", d, prog.Info)
 					continue
@@ -58,7 +58,7 @@ func TestDesignTraces(t *testing.T) {
 // hasDesign reports whether the program whose generator's figures are
 // info has the design that -design d names.
 func hasDesign(info []string, d string) bool {
-	name := map[string]string{"bottom-up": "bottom-up", "magic": "magic sets", "magic-sites": "magic sets per call site", "magic-demand": "magic sets, large statics on demand"}[d]
+	name := map[string]string{"bottom-up": "bottom-up", "magic": "magic sets", "magic-sites": "magic sets per call site", "magic-demand": "magic sets, large statics on demand", "incremental": "incremental"}[d]
 	for _, line := range info {
 		if rest, ok := strings.CutPrefix(line, name+": "); ok {
 			return !strings.HasPrefix(rest, "left out")

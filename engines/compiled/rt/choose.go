@@ -24,6 +24,10 @@ const (
 	// DesignMagicDemand: magic sets with the static relations too large
 	// to compute whole asked on demand; a fallback (Design.Fallback).
 	DesignMagicDemand = "magic sets, large statics on demand"
+	// DesignIncremental: the relations that depend on the state or the
+	// moves kept from one question to the next and updated by the
+	// change (inc.go).
+	DesignIncremental = "incremental"
 )
 
 // Design is one design compiled into the program: Setup returns its
@@ -248,6 +252,9 @@ func (e *Engine) warmPlay(round, limit uint64) (int64, uint64) {
 // pointing at its store and relations, now empty).
 func (e *Engine) release() {
 	for _, r := range e.Rels {
+		if r == nil {
+			continue
+		}
 		for _, ix := range r.Ix {
 			*ix = Index{}
 		}
@@ -257,6 +264,15 @@ func (e *Engine) release() {
 		if r != nil {
 			*r = Rel{}
 		}
+	}
+	if in := e.Inc; in != nil {
+		for _, r := range in.Rels {
+			for _, ix := range r.Ix {
+				*ix = CIndex{}
+			}
+			*r = CRel{}
+		}
+		in.chg, in.held, in.facts = nil, nil, nil
 	}
 	*e.S = Store{}
 	e.mark, e.slab, e.Facts, e.moves, e.cur, e.tup = nil, nil, nil, nil, nil, nil

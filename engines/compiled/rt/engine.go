@@ -31,6 +31,9 @@ func (e *Engine) guard(err *error) {
 		e.stateGen++
 		e.moveGen++
 		e.movesValid = false
+		if e.Inc != nil {
+			e.Inc.reset()
+		}
 	}
 }
 
@@ -101,6 +104,8 @@ type Engine struct {
 	LegalIx, GoalIx                              *Index
 
 	Units []*Unit
+	// Inc is the incremental design's part, nil in the other designs.
+	Inc *Inc
 	// AfterLoad runs once the static units are computed.
 	AfterLoad                              func()
 	QInit, QTerminal, QLegal, QNext, QGoal []*Unit
@@ -168,7 +173,18 @@ func (e *Engine) Load() (err error) {
 	}
 	nfacts := int(next())
 	for range nfacts {
-		r := e.Rels[next()]
+		id := next()
+		r := e.Rels[id]
+		if r == nil {
+			c := e.Inc.ByID[id]
+			if c.Base == nil {
+				c.Base = []int32{}
+			}
+			for range c.W {
+				c.Base = append(c.Base, int32(next()))
+			}
+			continue
+		}
 		if r.W == 0 {
 			r.Base = []int32{}
 			continue
@@ -184,7 +200,17 @@ func (e *Engine) Load() (err error) {
 	e.empty = &State{}
 	w := 2
 	for _, r := range e.Rels {
-		w = max(w, int(r.W))
+		if r != nil {
+			w = max(w, int(r.W))
+		}
+	}
+	if e.Inc != nil {
+		for _, r := range e.Inc.Rels {
+			w = max(w, int(r.W))
+		}
+		for _, u := range e.Inc.Units {
+			u.dirty = true
+		}
 	}
 	e.tup = make([]int32, w+1)
 	staticClock = engines.StartWorkClock()
@@ -260,6 +286,10 @@ func (e *Engine) SetState(s *State) {
 	if s == e.cur {
 		return
 	}
+	if e.Inc != nil {
+		e.incSetState(s)
+		return
+	}
 	e.cur = s
 	e.Facts = s.Facts
 	e.stateGen++
@@ -331,10 +361,33 @@ func (e *Engine) newState(r *Rel) *State {
 	return &State{Facts: facts}
 }
 
+// newStateC is newState for a counted relation: its rows in the new
+// view.
+func (e *Engine) newStateC(r *CRel) *State {
+	n := int(r.Live())
+	if n > len(e.slab) {
+		e.slab = make([]int32, max(4096, n))
+	}
+	facts := e.slab[:0:n]
+	for _, row := range r.inuse {
+		if r.St[row]&StNew != 0 {
+			facts = append(facts, r.Data[row])
+		}
+	}
+	e.slab = e.slab[n:]
+	return &State{Facts: facts}
+}
+
 // Terminal reports whether s is terminal.
 func (e *Engine) Terminal(s *State) (term bool, err error) {
 	defer e.guard(&err)
 	e.SetState(s)
+	if in := e.Inc; in != nil {
+		e.incEnsure(in.QTerminal)
+		if in.Term != nil {
+			return in.Term.Live() > 0, nil
+		}
+	}
 	e.ensure(e.QTerminal)
 	return e.TermRel.N > 0, nil
 }
@@ -344,11 +397,23 @@ func (e *Engine) Terminal(s *State) (term bool, err error) {
 func (e *Engine) Legal(s *State, role int) (moves []int32, err error) {
 	defer e.guard(&err)
 	e.SetState(s)
-	e.ensure(e.QLegal)
 	moves = e.moves[role][:0]
-	r := e.LegalRel
-	for row := e.LegalIx.Find1(r, e.Roles[role]); row >= 0; row = e.LegalIx.Next[row] {
-		moves = append(moves, r.Data[2*row+1])
+	if in := e.Inc; in != nil {
+		e.incEnsure(in.QLegal)
+	}
+	if in := e.Inc; in != nil && in.Legal != nil {
+		r := in.Legal
+		for row := in.LegalIx.Find1(r, e.Roles[role]); row >= 0; row = in.LegalIx.Next[row] {
+			if r.St[row]&StNew != 0 {
+				moves = append(moves, r.Data[2*row+1])
+			}
+		}
+	} else {
+		e.ensure(e.QLegal)
+		r := e.LegalRel
+		for row := e.LegalIx.Find1(r, e.Roles[role]); row >= 0; row = e.LegalIx.Next[row] {
+			moves = append(moves, r.Data[2*row+1])
+		}
 	}
 	e.moves[role] = moves
 	if len(moves) == 0 {
@@ -370,6 +435,12 @@ func (e *Engine) Next(s *State, joint []int32) (next *State, err error) {
 	defer e.guard(&err)
 	e.SetState(s)
 	e.setMoves(joint)
+	if in := e.Inc; in != nil {
+		e.incEnsure(in.QNext)
+		if in.Next != nil {
+			return e.newStateC(in.Next), nil
+		}
+	}
 	e.ensure(e.QNext)
 	return e.newState(e.NextRel), nil
 }
@@ -378,13 +449,29 @@ func (e *Engine) Next(s *State, joint []int32) (next *State, err error) {
 func (e *Engine) Goals(s *State) (goals []int, err error) {
 	defer e.guard(&err)
 	e.SetState(s)
+	in := e.Inc
+	if in != nil {
+		e.incEnsure(in.QGoal)
+		if in.Goal == nil {
+			in = nil
+		}
+	}
 	e.ensure(e.QGoal)
 	goals = make([]int, len(e.Roles))
 	r := e.GoalRel
 	for i, role := range e.Roles {
 		var vals []int32
-		for row := e.GoalIx.Find1(r, role); row >= 0; row = e.GoalIx.Next[row] {
-			vals = append(vals, r.Data[2*row+1])
+		if in != nil {
+			c := in.Goal
+			for row := in.GoalIx.Find1(c, role); row >= 0; row = in.GoalIx.Next[row] {
+				if c.St[row]&StNew != 0 {
+					vals = append(vals, c.Data[2*row+1])
+				}
+			}
+		} else {
+			for row := e.GoalIx.Find1(r, role); row >= 0; row = e.GoalIx.Next[row] {
+				vals = append(vals, r.Data[2*row+1])
+			}
 		}
 		if len(vals) != 1 {
 			texts := make([]string, len(vals))

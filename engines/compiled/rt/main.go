@@ -39,7 +39,7 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 	rollouts := fs.Int("rollouts", -1, "fixed-work mode (a run) or number of rollouts (a trace, 1 by default)")
 	trace := fs.String("trace", "", "write a trace to this file (\"-\": standard output)")
 	serve := fs.Bool("serve", false, "answer questions on standard input")
-	design := fs.String("design", "", "use this design, \""+DesignBottomUp+"\", \"magic\", \"magic-sites\" or \"magic-demand\", instead of the warm-up's choice")
+	design := fs.String("design", "", "use this design, \""+DesignBottomUp+"\", \"magic\", \"magic-sites\", \"magic-demand\" or \"incremental\", instead of the warm-up's choice")
 	work := fs.String("workload", workload.Rollouts, "the work: "+strings.Join(workload.Names, ", ")+" (engines/workload/SPEC.md)")
 	var budget workload.Budget
 	fs.Int64Var(&budget.Iterations, "iterations", 0, "uct: iterations (0: as many as SECONDS allows, a timed run)")
@@ -54,7 +54,7 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 	rest := fs.Args()
 	forced := *design
 	switch forced {
-	case "", DesignBottomUp, DesignMagic, DesignMagicSites, DesignMagicDemand:
+	case "", DesignBottomUp, DesignMagic, DesignMagicSites, DesignMagicDemand, DesignIncremental:
 	case "magic":
 		forced = DesignMagic
 	case "magic-sites":
@@ -62,7 +62,7 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 	case "magic-demand":
 		forced = DesignMagicDemand
 	default:
-		fmt.Fprintf(stderr, "-design must be %s, magic, magic-sites or magic-demand, not %q\n", DesignBottomUp, forced)
+		fmt.Fprintf(stderr, "-design must be %s, magic, magic-sites, magic-demand or incremental, not %q\n", DesignBottomUp, forced)
 		return exitUsage
 	}
 	es := make([]*Engine, len(designs))
