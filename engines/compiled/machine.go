@@ -147,7 +147,7 @@ type Option func(*options)
 type options struct{ design string }
 
 // WithDesign forces the program's design, "bottom-up", "magic",
-// "magic-sites" or "magic-demand", as its -design flag does (by default the
+// "magic-sites", "magic-demand" or "incremental", as its -design flag does (by default the
 // warm-up chooses).
 func WithDesign(d string) Option { return func(o *options) { o.design = d } }
 
