@@ -2,6 +2,7 @@ package compiled
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,8 +57,10 @@ func (gen *generator) plainUnit(u *gunit, rules []*gdl.Rule) {
 
 // generateIncremental generates the incremental design, or the reason it
 // cannot: an init that depends on the state. sizes, when not nil, are
-// bottom-up's size estimates of g (the same rules), not measured again.
+// bottom-up's size estimates of g (the same relations but next$state),
+// not measured again.
 func generateIncremental(g *gdl.Game, sizes *sizer, lim sizeLimits, version, rulesSHA string) (*generated, error) {
+	g, _ = splitNext(g)
 	gen := newGenerator(g, designs[4].pkg, maxSourceBytes, lim)
 	gen.inc = true
 	gen.sizes = sizes
@@ -65,6 +68,53 @@ func generateIncremental(g *gdl.Game, sizes *sizer, lim sizeLimits, version, rul
 		return nil, engines.Errorf(engines.UnsupportedErr, "init depends on the state")
 	}
 	return gen.run(version, rulesSHA)
+}
+
+// symNextState is the relation of the incremental design that holds the
+// next facts whose rules do not depend on the moves (splitNext).
+var symNextState = gdl.Intern("next$state")
+
+// splitNext returns g with the rules of next that do not depend on the
+// moves (the frame axioms that keep a fact, as (next (cell ?x ?y ?p))
+// from (true (cell ?x ?y ?p)) and a distinct) made rules of next$state,
+// which depends on the state only and so is counted: a state change
+// updates it by the few facts that changed instead of copying every fact
+// that stays. Next's facts are both relations' (rt.Inc.NextState). split
+// says whether a rule moved.
+func splitNext(g *gdl.Game) (*gdl.Game, bool) {
+	a := g.Analysis
+	var rules []*gdl.Rule
+	split := false
+	for _, r := range g.Rules {
+		if r.Head.Name == gdl.SymNext && len(r.Body) > 0 && !ruleUsesMoves(a, r) {
+			h := *r.Head
+			h.Name = symNextState
+			r2 := *r
+			r2.Head = &h
+			rules = append(rules, &r2)
+			split = true
+			continue
+		}
+		rules = append(rules, r)
+	}
+	if !split {
+		return g, false
+	}
+	g2 := *g
+	g2.Rules = rules
+	g2.Analysis = gdl.Analyse(rules)
+	return &g2, true
+}
+
+// ruleUsesMoves reports whether a literal of r reads does or a relation
+// that depends on it.
+func ruleUsesMoves(a *gdl.Analysis, r *gdl.Rule) bool {
+	for _, l := range r.Body {
+		if l.Kind != gdl.LitDistinct && (l.Atom.Name == gdl.SymDoes || a.UsesMoves(l.Atom.Name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // compileUnitInc compiles a unit of the incremental design.
@@ -237,6 +287,9 @@ func (gen *generator) emitIncUnits(m *strings.Builder) {
 			}
 		}
 	}
+	if r := gen.rels[symNextState]; r != nil && gen.counted(r) {
+		fmt.Fprintf(m, "\tin.NextState = R%d\n", r.id)
+	}
 	var all []string
 	for _, u := range gen.units {
 		iu := gen.incUnits[u]
@@ -266,14 +319,23 @@ func (gen *generator) emitIncUnits(m *strings.Builder) {
 		fmt.Fprintf(m, "\tI%d := &rt.IncUnit{Rels: []*rt.CRel{%s}, Inputs: []*rt.CRel{%s}, Deps: []*rt.IncUnit{%s}, Facts: %t, Always: %t, Recount: u%d, Delta: u%dd}\n",
 			u.id, strings.Join(rels, ", "), strings.Join(inputs, ", "), strings.Join(deps, ", "), iu.facts, iu.always, u.id, u.id)
 	}
-	list := func(root gdl.Symbol) string {
+	list := func(roots ...gdl.Symbol) string {
+		var us []*gunit
+		for _, root := range roots {
+			for _, u := range gen.closure(root) {
+				if !slices.Contains(us, u) {
+					us = append(us, u)
+				}
+			}
+		}
+		sort.Slice(us, func(i, j int) bool { return us[i].id < us[j].id })
 		var s []string
-		for _, u := range gen.closure(root) {
+		for _, u := range us {
 			s = append(s, fmt.Sprintf("I%d", u.id))
 		}
 		return "[]*rt.IncUnit{" + strings.Join(s, ", ") + "}"
 	}
 	fmt.Fprintf(m, "\tin.Units = []*rt.IncUnit{%s}\n", strings.Join(all, ", "))
-	fmt.Fprintf(m, "\tin.QTerminal, in.QLegal, in.QNext, in.QGoal = %s, %s, %s, %s\n", list(gdl.SymTerminal), list(gdl.SymLegal), list(gdl.SymNext), list(gdl.SymGoal))
+	fmt.Fprintf(m, "\tin.QTerminal, in.QLegal, in.QNext, in.QGoal = %s, %s, %s, %s\n", list(gdl.SymTerminal), list(gdl.SymLegal), list(gdl.SymNext, symNextState), list(gdl.SymGoal))
 	m.WriteString("\tE.Inc = in\n")
 }

@@ -437,8 +437,11 @@ func (e *Engine) Next(s *State, joint []int32) (next *State, err error) {
 	e.setMoves(joint)
 	if in := e.Inc; in != nil {
 		e.incEnsure(in.QNext)
-		if in.Next != nil {
+		switch {
+		case in.Next != nil:
 			return e.newStateC(in.Next), nil
+		case in.NextState != nil:
+			return e.newStateUnion(in.NextState, e.NextRel), nil
 		}
 	}
 	e.ensure(e.QNext)

@@ -49,6 +49,9 @@ type Inc struct {
 	TrueRel []*CRel    // per functor: the relation of its true facts, or nil
 	// the question relations that are counted (nil where static or plain)
 	Legal, Next, Goal, Term *CRel
+	// NextState holds the next facts whose rules do not depend on the
+	// moves (the generator's next$state), counted; nil if none
+	NextState *CRel
 	LegalIx, GoalIx         *CIndex
 
 	QTerminal, QLegal, QNext, QGoal []*IncUnit
@@ -61,6 +64,8 @@ type Inc struct {
 	chg          []uint32 // chg[x] == chgStamp: fact x changed this round
 	chgStamp     uint32
 	delta        []int32 // facts born or dead this round
+	seen         []uint32 // seen[x] == seenStamp: x is in the next state being made
+	seenStamp    uint32
 	scratch      []int32
 }
 
@@ -257,4 +262,40 @@ func (e *Engine) incEnsure(units []*IncUnit) {
 		u.dirty = false
 		u.round = in.round
 	}
+}
+
+// newStateUnion returns the state of the facts of NextState (new view)
+// and of the plain next relation r, each once.
+func (e *Engine) newStateUnion(c *CRel, r *Rel) *State {
+	in := e.Inc
+	n := int(c.Live()) + int(r.N)
+	if n > len(e.slab) {
+		e.slab = make([]int32, max(4096, n))
+	}
+	if r.N == 0 {
+		return e.newStateC(c)
+	}
+	in.seenStamp++
+	if in.seenStamp == 0 {
+		clear(in.seen)
+		in.seenStamp = 1
+	}
+	if m := e.S.Size(); len(in.seen) < m {
+		in.seen = append(in.seen, make([]uint32, m-len(in.seen)+m/2)...)
+	}
+	facts := e.slab[:0:n]
+	for _, row := range c.inuse {
+		if c.St[row]&StNew != 0 {
+			f := c.Data[row]
+			in.seen[f] = in.seenStamp
+			facts = append(facts, f)
+		}
+	}
+	for _, f := range r.Data[:r.N] {
+		if in.seen[f] != in.seenStamp {
+			facts = append(facts, f)
+		}
+	}
+	e.slab = e.slab[len(facts):]
+	return &State{Facts: facts[:len(facts):len(facts)]}
 }
