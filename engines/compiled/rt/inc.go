@@ -51,8 +51,8 @@ type Inc struct {
 	Legal, Next, Goal, Term *CRel
 	// NextState holds the next facts whose rules do not depend on the
 	// moves (the generator's next$state), counted; nil if none
-	NextState *CRel
-	LegalIx, GoalIx         *CIndex
+	NextState       *CRel
+	LegalIx, GoalIx *CIndex
 
 	QTerminal, QLegal, QNext, QGoal []*IncUnit
 
@@ -63,7 +63,7 @@ type Inc struct {
 	held         []bool   // by term: in facts
 	chg          []uint32 // chg[x] == chgStamp: fact x changed this round
 	chgStamp     uint32
-	delta        []int32 // facts born or dead this round
+	delta        []int32  // facts born or dead this round
 	seen         []uint32 // seen[x] == seenStamp: x is in the next state being made
 	seenStamp    uint32
 	scratch      []int32
