@@ -33,6 +33,15 @@ func TestDesignTraces(t *testing.T) {
 		{"base/crissrace", func(t *testing.T) testGame { return mirrored(t, "base/crissrace/crissrace.kif") }, true},
 		// three designs: magic sets' copies shared and per call site
 		{"base/connectFourLarger", func(t *testing.T) testGame { return mirrored(t, "base/connectFourLarger/connectFourLarger.kif") }, false},
+		// the incremental design's other paths: (true ?p) read whole (a
+		// unit recounted at each change), (true gameend) of a constant,
+		// goal's rules stratified by their arguments (a plain unit that
+		// reads itself), recursion over the state (plain units whose
+		// readers recount)
+		{"base/switches", func(t *testing.T) testGame { return mirrored(t, "base/switches/switches.kif") }, false},
+		{"base/ad_game_2x2", func(t *testing.T) testGame { return mirrored(t, "base/ad_game_2x2/ad_game_2x2.kif") }, false},
+		{"base/futoshiki4", func(t *testing.T) testGame { return mirrored(t, "base/futoshiki4/futoshiki.kif") }, false},
+		{"builtin/hex", func(t *testing.T) testGame { return builtin(t, "hex") }, false},
 	}
 	for _, g := range games {
 		t.Run(g.name, func(t *testing.T) {

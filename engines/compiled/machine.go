@@ -38,7 +38,11 @@
 // bias towards bottom-up, as the tuple prover does (rt/choose.go); work is
 // counted (rt.Work: rows looped over, probes, adds, interns), not timed, so
 // that every process of a game keeps the same design, whatever the load.
-// -design forces one. The result file names the design kept.
+// -design forces one. The result file names the design kept. (Today a
+// program has up to five designs: bottom-up, magic sets' shared copies and
+// copies per call site, the fallback with large statics on demand, and the
+// incremental design of gen_inc.go, which keeps the relations that depend
+// on the state from one state to the next.)
 //
 // Names from the game reach the generated source only as integer ids: their
 // texts travel in an embedded data file (game.bin), with the ground terms
