@@ -118,7 +118,8 @@ type generator struct {
 	// they run before the auxiliary columns exist
 	curStatic bool
 	// inc: the incremental design, whose relations that depend on the
-	// state or the moves are counted (rt.CRel); incUnits its units
+	// state but not on the moves are counted (rt.CRel, gen.counted);
+	// incUnits its units
 	inc      bool
 	incUnits map[*gunit]*incUnit
 	// plainRel: the relations of the incremental design's recursive
@@ -1093,11 +1094,10 @@ type emitter struct {
 	head   *grel
 	// rowVars: variables read from a column of a static relation's row
 	rowVars map[gdl.Symbol]rowVar
-	// inc: a plan of the incremental design, which reads the counted
-	// relations (rt.CRel) in the literals' views (rt.StNew, rt.StOld;
-	// views in order, nil for all new); count: it counts the derivations
-	// of the head (by the leader's sign in a delta plan)
-	inc   bool
+	// count: a counting plan of the incremental design, which counts the
+	// derivations of the head (by the leader's sign in a delta plan);
+	// views are the literals' views of counted relations (rt.StNew,
+	// rt.StOld), in order, nil for all new
 	count bool
 	views []uint8
 }
@@ -1119,7 +1119,7 @@ const (
 // holds returns the Go test of whether ground term x is a fact in the
 // literal's view.
 func (em *emitter) holds(i int, x string) string {
-	if em.inc && em.view(i) == viewOld {
+	if em.view(i) == viewOld {
 		return "E.HoldsOld(" + x + ")"
 	}
 	return "E.Holds(" + x + ")"
@@ -1143,6 +1143,14 @@ func (em *emitter) has(i int, r *grel, keys []string) string {
 		return rn + "." + op + "0()"
 	}
 	return callN(rn, op, keys)
+}
+
+// viewFilter writes the test that skips a row of counted relation rn not
+// in literal i's view.
+func (em *emitter) viewFilter(rn, row string, i int) {
+	em.line("if %s.St[%s]&%d == 0 {", rn, row, em.view(i))
+	em.line("\tcontinue")
+	em.line("}")
 }
 
 // rowVar is a variable bound from column col of the row (Go variable row)
@@ -1591,9 +1599,7 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 		}
 		em.openLoop(fmt.Sprintf("for %s := %s; %s >= 0; %s = %s.Step(%s)", row, find, row, row, ix, row))
 		if counted {
-			em.line("if %s.St[%s]&%d == 0 {", rn, row, em.view(i))
-			em.line("\tcontinue")
-			em.line("}")
+			em.viewFilter(rn, row, i)
 		}
 		if delta {
 			em.line("if %s >= %s.Dhi {", row, rn)
@@ -1612,13 +1618,9 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 		}
 		if counted {
 			em.openLoop(fmt.Sprintf("for _, %s := range %s.Rows()", row, rn))
+			em.viewFilter(rn, row, i)
 		} else {
 			em.openLoop(fmt.Sprintf("for %s, hi%d := %s, %s; %s < hi%d; %s++", row, n, lo, hi, row, n, row))
-		}
-		if counted {
-			em.line("if %s.St[%s]&%d == 0 {", rn, row, em.view(i))
-			em.line("\tcontinue")
-			em.line("}")
 		}
 	}
 	w := r.width
@@ -1727,7 +1729,7 @@ func (gen *generator) emitProgram(version, rulesSHA string) (*generated, error) 
 	}
 	sort.Ints(fks)
 	for _, fk := range fks {
-		if !gen.inc {
+		if !gen.inc { // the incremental design's are in E.Inc
 			fmt.Fprintf(&m, "\tE.TrueRel[%d] = R%d\n", fk, gen.trueRel[int32(fk)].id)
 		}
 	}

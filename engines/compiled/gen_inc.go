@@ -60,7 +60,7 @@ func (gen *generator) plainUnit(u *gunit, rules []*gdl.Rule) {
 // bottom-up's size estimates of g (the same relations but next$state),
 // not measured again.
 func generateIncremental(g *gdl.Game, sizes *sizer, lim sizeLimits, version, rulesSHA string) (*generated, error) {
-	g, _ = splitNext(g)
+	g = splitNext(g)
 	gen := newGenerator(g, designs[4].pkg, maxSourceBytes, lim)
 	gen.inc = true
 	gen.sizes = sizes
@@ -79,14 +79,15 @@ var symNextState = gdl.Intern("next$state")
 // from (true (cell ?x ?y ?p)) and a distinct) made rules of next$state,
 // which depends on the state only and so is counted: a state change
 // updates it by the few facts that changed instead of copying every fact
-// that stays. Next's facts are both relations' (rt.Inc.NextState). split
-// says whether a rule moved.
-func splitNext(g *gdl.Game) (*gdl.Game, bool) {
+// that stays. Next's facts are both relations' (rt.Inc.NextState). A rule
+// that reads neither the state nor the moves stays (next$state would be
+// static, not counted).
+func splitNext(g *gdl.Game) *gdl.Game {
 	a := g.Analysis
 	var rules []*gdl.Rule
 	split := false
 	for _, r := range g.Rules {
-		if r.Head.Name == gdl.SymNext && len(r.Body) > 0 && !ruleUsesMoves(a, r) {
+		if r.Head.Name == gdl.SymNext && ruleUses(a, r, gdl.SymTrue) && !ruleUses(a, r, gdl.SymDoes) {
 			h := *r.Head
 			h.Name = symNextState
 			r2 := *r
@@ -98,19 +99,23 @@ func splitNext(g *gdl.Game) (*gdl.Game, bool) {
 		rules = append(rules, r)
 	}
 	if !split {
-		return g, false
+		return g
 	}
 	g2 := *g
 	g2.Rules = rules
 	g2.Analysis = gdl.Analyse(rules)
-	return &g2, true
+	return &g2
 }
 
-// ruleUsesMoves reports whether a literal of r reads does or a relation
-// that depends on it.
-func ruleUsesMoves(a *gdl.Analysis, r *gdl.Rule) bool {
+// ruleUses reports whether a literal of r reads input (true or does) or a
+// relation that depends on it.
+func ruleUses(a *gdl.Analysis, r *gdl.Rule, input gdl.Symbol) bool {
 	for _, l := range r.Body {
-		if l.Kind != gdl.LitDistinct && (l.Atom.Name == gdl.SymDoes || a.UsesMoves(l.Atom.Name)) {
+		if l.Kind == gdl.LitDistinct {
+			continue
+		}
+		name := l.Atom.Name
+		if name == input || (input == gdl.SymTrue && a.UsesState(name)) || (input == gdl.SymDoes && a.UsesMoves(name)) {
 			return true
 		}
 	}
@@ -126,13 +131,12 @@ func (gen *generator) compileUnitInc(u *gunit, groups [][]*gdl.Rule) error {
 			// the rule as it is: no static prefix, whose projection
 			// would count other derivations than its literals, and
 			// which would lead the delta plans' joins badly
-			rr := r
 			type leader struct {
 				pos   int
 				guard string
 			}
 			var leaders []leader
-			for q, l := range rr.Body {
+			for q, l := range r.Body {
 				if l.Kind == gdl.LitDistinct {
 					continue
 				}
@@ -158,13 +162,13 @@ func (gen *generator) compileUnitInc(u *gunit, groups [][]*gdl.Rule) error {
 					leaders = append(leaders, leader{q, fmt.Sprintf("R%d.Changed()", rel.id)})
 				}
 			}
-			fn, err := gen.compileIncRule(rr, -1)
+			fn, err := gen.compileIncRule(r, -1)
 			if err != nil {
 				return err
 			}
 			iu.recount = append(iu.recount, fn+"()")
 			for _, ld := range leaders {
-				fn, err := gen.compileIncRule(rr, ld.pos)
+				fn, err := gen.compileIncRule(r, ld.pos)
 				if err != nil {
 					return err
 				}
@@ -193,7 +197,7 @@ func (gen *generator) compileIncRule(r *gdl.Rule, lead int) (string, error) {
 	}
 	gen.plans++
 	fn := fmt.Sprintf("p%d", gen.plans)
-	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1, rowVars: map[gdl.Symbol]rowVar{}, inc: true, count: true}
+	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1, rowVars: map[gdl.Symbol]rowVar{}, count: true}
 	em.head = gen.rels[r.Head.Name]
 	if lead >= 0 {
 		em.delta = 0

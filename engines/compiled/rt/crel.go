@@ -7,18 +7,17 @@ import "github.com/gdlperf/gdlperf/engines/protocol"
 // as those change from one state to the next, so that a state change
 // costs the size of the change rather than the size of the relations.
 //
-// A round is one change of the inputs (the state's facts, the joint
-// move). During a round a row is in the old view (the relation before the
-// round), the new view (after it), or both: the bits StNew and StOld of
-// St. A row born this round is only new, a row that died is only old and
+// A round is one change of the state's facts. During a round a row is in
+// the old view (the relation before the round), the new view (after it),
+// or both: the bits StNew and StOld of St. A row born this round is only new, a row that died is only old and
 // stays in place until Flush; Delta lists both. Deleted rows' places are
 // reused, so the rows of a relation are not in the order they were added.
 type CRel struct {
 	W    int32
-	N    int32   // rows in use or free, each W values of Data
+	N    int32   // rows in use, zombies or free, each W values of Data
 	Data []int32 // row after row
 	Cnt  []int32 // per row: its derivations
-	St   []uint8 // per row: StNew, StOld, stTouch; 0 for a free row
+	St   []uint8 // per row: StNew, StOld, stTouch; 0 for a zombie, stFree for a free row
 	Ix   []*CIndex
 	// Base holds facts (W values each), a derivation each.
 	Base    []int32
@@ -135,8 +134,7 @@ func (r *CRel) has(t []int32, view uint8) bool {
 	return row >= 0 && r.St[row]&view != 0
 }
 
-// maybe reports whether t may be in the relation: false when it has no
-// row at all in the view's state (a fast path for width 0).
+// has0 is has for width 0: its one row, if any, is row 0.
 func (r *CRel) has0(view uint8) bool {
 	Work++
 	return r.N > 0 && r.St[0]&view != 0

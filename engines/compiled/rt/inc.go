@@ -1,7 +1,7 @@
 package rt
 
 // The incremental design (DesignIncremental) keeps the relations that
-// depend on the state or the moves from one question to the next and
+// depend on the state (but not on the moves) from one question to the next and
 // updates them by the change of their inputs, by counting (Gupta, Mumick
 // and Subrahmanian's counting algorithm): every derived tuple keeps its
 // number of derivations (CRel), and a change of a relation's rows is
@@ -66,7 +66,6 @@ type Inc struct {
 	delta        []int32  // facts born or dead this round
 	seen         []uint32 // seen[x] == seenStamp: x is in the next state being made
 	seenStamp    uint32
-	scratch      []int32
 }
 
 // HoldsOld reports whether term x was a fact of the state before the round.
