@@ -215,25 +215,12 @@ func warmUp(live []*Engine) *Engine {
 			break
 		}
 	}
-	// each design's cost, times its bias against bottom-up when
-	// bottom-up is there
-	biased := func(i int) float64 {
-		c := cost(i)
-		switch {
-		case live[0].Design != DesignBottomUp || i == 0:
-		case live[i].Design == DesignIncremental:
-			c *= preferBottomUpInc
-		default:
-			c *= preferBottomUp
-		}
-		return c
+	names := make([]string, len(live))
+	costs := make([]float64, len(live))
+	for i, e := range live {
+		names[i], costs[i] = e.Design, cost(i)
 	}
-	bi := 0
-	for i := 1; i < len(live); i++ {
-		if biased(i) < biased(bi) {
-			bi = i
-		}
-	}
+	bi := pick(names, costs)
 	if warmLog {
 		for i, e := range live {
 			fmt.Fprintf(os.Stderr, "warm-up: %s: %d state changes, %.1f units of work each\n", e.Design, steps[i], cost(i))
@@ -241,6 +228,32 @@ func warmUp(live []*Engine) *Engine {
 		fmt.Fprintf(os.Stderr, "warm-up: kept %s\n", live[bi].Design)
 	}
 	return live[bi]
+}
+
+// pick returns the design kept from the designs' names and work per state
+// change: when the first is bottom-up, the least work among the designs
+// that beat it by their bias (preferBottomUp, preferBottomUpInc), or
+// bottom-up if none does; otherwise the least work. The biases are
+// thresholds against bottom-up only: between magic sets and the
+// incremental design the work decides.
+func pick(names []string, costs []float64) int {
+	bu := names[0] == DesignBottomUp
+	bi := 0
+	for i := 1; i < len(names); i++ {
+		if bu {
+			bias := preferBottomUp
+			if names[i] == DesignIncremental {
+				bias = preferBottomUpInc
+			}
+			if costs[i]*bias >= costs[0] {
+				continue
+			}
+		}
+		if (bu && bi == 0) || costs[i] < costs[bi] {
+			bi = i
+		}
+	}
+	return bi
 }
 
 // warmLog (GDLPERF_COMPILED_WARMUP_LOG set) prints each design's work per

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -77,4 +78,35 @@ func TestWarmUpWorkLimit(t *testing.T) {
 	// may finish the unit it is in (5000 probes)
 	assert.Less(t, float64(Work-before-w), perRound*(warmDecisive+1)+2*5000)
 	assert.Zero(t, warmLimit, "the limit is lifted after the warm-up")
+}
+
+// TestPick: the design kept from the warm-up's work per state change
+// (figures of real games' warm-ups).
+func TestPick(t *testing.T) {
+	all := []string{DesignBottomUp, DesignMagic, DesignMagicSites, DesignIncremental}
+	for _, c := range []struct {
+		name  string
+		names []string
+		costs []float64
+		want  string
+	}{
+		// magic sets and the incremental design both beat bottom-up:
+		// the least work
+		{"solitaireChineseCheckers", all, []float64{1591.9, 1237.3, 4264.6, 1339.3}, DesignMagic},
+		// copies per call site need the least work but not 1.25x less
+		// than bottom-up; the incremental design needs 1.1x less
+		{"capture_the_king", all, []float64{8973.5, 8489.7, 7546.2, 7549.7}, DesignIncremental},
+		{"skirmish", all, []float64{9855.2, 13949.4, 20105.0, 7987.3}, DesignIncremental},
+		{"ticTacToe", []string{DesignBottomUp, DesignIncremental}, []float64{182.2, 266.0}, DesignBottomUp},
+		// none needs less work than bottom-up
+		{"sheepAndWolf", all, []float64{719.6, 721.7, 724.2, 789.4}, DesignBottomUp},
+		// a design that played no state change (+Inf) is not kept
+		{"amazons", all, []float64{math.Inf(1), 830790, math.Inf(1), math.Inf(1)}, DesignMagic},
+		// without bottom-up, the least work
+		{"no bottom-up", []string{DesignMagic, DesignIncremental}, []float64{100, 99}, DesignIncremental},
+	} {
+		if got := c.names[pick(c.names, c.costs)]; got != c.want {
+			t.Errorf("%s: kept %s, want %s", c.name, got, c.want)
+		}
+	}
 }
