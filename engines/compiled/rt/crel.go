@@ -564,13 +564,7 @@ func (ix *CIndex) rowKey(r *CRel, row int32) (uint32, uint64) {
 }
 
 func (ix *CIndex) sameKey(r *CRel, a, b int32) bool {
-	da, db := r.Data[a*r.W:], r.Data[b*r.W:]
-	for _, c := range ix.Cols {
-		if da[c] != db[c] {
-			return false
-		}
-	}
-	return true
+	return sameCols(r.Data[a*r.W:], r.Data[b*r.W:], ix.Cols)
 }
 
 // slot returns the head slot of row's key, and whether the key is there;
@@ -787,27 +781,12 @@ func (ix *CIndex) find(r *CRel, key []int32) int32 {
 			}
 		}
 	}
-	h := uint32(0x811C9DC5)
-	for _, v := range key {
-		h = mix(h, v)
-	}
-	for i := fin(h) & ix.mask; ; i = (i + 1) & ix.mask {
+	for i := hashTuple(key) & ix.mask; ; i = (i + 1) & ix.mask {
 		e := ix.head[i]
 		if e == 0 {
 			return -1
 		}
-		if e == tomb || ix.hkeys[i] != 0 {
-			continue
-		}
-		d := r.Data[(e-1)*r.W:]
-		ok := true
-		for j, c := range ix.Cols {
-			if d[c] != key[j] {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if e != tomb && ix.hkeys[i] == 0 && keyAt(r.Data[(e-1)*r.W:], ix.Cols, key) {
 			return e - 1
 		}
 	}

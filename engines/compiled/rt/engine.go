@@ -398,8 +398,8 @@ func (e *Engine) Legal(s *State, role int) (moves []int32, err error) {
 	defer e.guard(&err)
 	e.SetState(s)
 	moves = e.moves[role][:0]
-	if in := e.Inc; in != nil {
-		e.incEnsure(in.QLegal)
+	if e.Inc != nil {
+		e.incEnsure(e.Inc.QLegal)
 	}
 	if in := e.Inc; in != nil && in.Legal != nil {
 		r := in.Legal

@@ -63,9 +63,11 @@ type Inc struct {
 	held         []bool   // by term: in facts
 	chg          []uint32 // chg[x] == chgStamp: fact x changed this round
 	chgStamp     uint32
-	delta        []int32  // facts born or dead this round
-	seen         []uint32 // seen[x] == seenStamp: x is in the next state being made
-	seenStamp    uint32
+	// trueTouched: the true relations whose counts changed in
+	// incSetState, to settle
+	trueTouched []*CRel
+	seen        []uint32 // seen[x] == seenStamp: x is in the next state being made
+	seenStamp   uint32
 }
 
 // HoldsOld reports whether term x was a fact of the state before the round.
@@ -118,7 +120,6 @@ func (in *Inc) flush() {
 	}
 	in.round++
 	in.pending, in.factsChanged = false, false
-	in.delta = in.delta[:0]
 	in.chgStamp++
 	if in.chgStamp == 0 {
 		clear(in.chg)
@@ -139,6 +140,7 @@ func (in *Inc) reset() {
 		in.held[f] = false
 	}
 	in.facts = in.facts[:0]
+	in.trueTouched = in.trueTouched[:0]
 	in.flush()
 }
 
@@ -190,22 +192,21 @@ func (e *Engine) incSetState(s *State) {
 	for _, f := range in.facts {
 		in.held[f] = true
 	}
-	if len(in.delta) > 0 {
-		in.factsChanged = true
-		for _, r := range in.TrueRel {
-			if r != nil && len(r.touched) > 0 {
-				r.Settle()
-			}
-		}
-		in.pending = true
+	for _, r := range in.trueTouched {
+		r.Settle()
 	}
+	in.trueTouched = in.trueTouched[:0]
+	in.pending = in.pending || in.factsChanged
 }
 
 // change records fact f born (s = 1) or dead (-1) in this round.
 func (in *Inc) change(e *Engine, st *Store, f int32, s int32) {
 	in.chg[f] = in.chgStamp
-	in.delta = append(in.delta, f)
+	in.factsChanged = true
 	if r := in.TrueRel[st.Fk[f]]; r != nil {
+		if len(r.touched) == 0 {
+			in.trueTouched = append(in.trueTouched, r)
+		}
 		t := append(e.tup[:0], st.ArgsOf(f)...)
 		r.count(append(t, f), s)
 	}

@@ -448,9 +448,23 @@ func (ix *Index) keyHash(r *Rel, row int32) uint32 {
 }
 
 func (ix *Index) sameKey(r *Rel, a, b int32) bool {
-	da, db := r.Data[a*r.W:], r.Data[b*r.W:]
-	for _, c := range ix.Cols {
+	return sameCols(r.Data[a*r.W:], r.Data[b*r.W:], ix.Cols)
+}
+
+// sameCols reports whether rows da and db hold the same values in cols.
+func sameCols(da, db []int32, cols []int32) bool {
+	for _, c := range cols {
 		if da[c] != db[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// keyAt reports whether row d holds key in cols.
+func keyAt(d []int32, cols []int32, key []int32) bool {
+	for j, c := range cols {
+		if d[c] != key[j] {
 			return false
 		}
 	}
@@ -554,24 +568,12 @@ func (ix *Index) FindN(r *Rel, key []int32) int32 {
 	if ix.stale {
 		ix.rebuild(r)
 	}
-	h := uint32(0x811C9DC5)
-	for _, v := range key {
-		h = mix(h, v)
-	}
-	for i := fin(h) & ix.mask; ; i = (i + 1) & ix.mask {
+	for i := hashTuple(key) & ix.mask; ; i = (i + 1) & ix.mask {
 		e := ix.head[i]
 		if e == 0 {
 			return -1
 		}
-		d := r.Data[(e-1)*r.W:]
-		ok := true
-		for j, c := range ix.Cols {
-			if d[c] != key[j] {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if keyAt(r.Data[(e-1)*r.W:], ix.Cols, key) {
 			return e - 1
 		}
 	}
