@@ -73,10 +73,27 @@ func fin(h uint32) uint32 {
 	return h ^ h>>16
 }
 
-// pack packs a functor and at most three arguments, each under 1<<16,
-// into a key that is never 0 (functors are > 0); ok is false otherwise.
+// pack packs a functor and its arguments into a key that is never 0, or
+// says it cannot (ok false): with at most three arguments, the functor
+// under 1<<15 and each argument under 1<<16 (bit 63 clear); with four,
+// the functor under 1<<11 and each argument under 1<<13 (bit 63 set, so
+// that the two layouts never meet).
 func pack(fk int32, args []int32) (key uint64, ok bool) {
-	if len(args) > 3 || uint32(fk) >= 1<<16 {
+	switch len(args) {
+	case 4:
+		if uint32(fk) >= 1<<11 {
+			return 0, false
+		}
+		a, b, c, d := uint32(args[0]), uint32(args[1]), uint32(args[2]), uint32(args[3])
+		if a|b|c|d >= 1<<13 {
+			return 0, false
+		}
+		return key4(fk, args[0], args[1], args[2], args[3]), true
+	case 0, 1, 2, 3:
+	default:
+		return 0, false
+	}
+	if uint32(fk) >= 1<<15 {
 		return 0, false
 	}
 	key = uint64(fk) << 48
@@ -87,6 +104,11 @@ func pack(fk int32, args []int32) (key uint64, ok bool) {
 		key |= uint64(a) << (32 - 16*i)
 	}
 	return key, true
+}
+
+// key4 is pack's key of four arguments, in range.
+func key4(fk, a, b, c, d int32) uint64 {
+	return 1<<63 | uint64(fk)<<52 | uint64(a)<<39 | uint64(b)<<26 | uint64(c)<<13 | uint64(d)
 }
 
 func hashKey(key uint64) uint32 {
@@ -221,7 +243,7 @@ func (s *Store) Intern1(fk, a int32) int32 {
 
 // Intern2 is InternN for two arguments.
 func (s *Store) Intern2(fk, a, b int32) int32 {
-	if uint32(fk)|uint32(a)|uint32(b) < 1<<16 {
+	if uint32(fk) < 1<<15 && uint32(a)|uint32(b) < 1<<16 {
 		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32 | uint64(b)<<16); ok {
 			return s.table[i] - 1
 		}
@@ -232,7 +254,7 @@ func (s *Store) Intern2(fk, a, b int32) int32 {
 
 // Intern3 is InternN for three arguments.
 func (s *Store) Intern3(fk, a, b, c int32) int32 {
-	if uint32(fk)|uint32(a)|uint32(b)|uint32(c) < 1<<16 {
+	if uint32(fk) < 1<<15 && uint32(a)|uint32(b)|uint32(c) < 1<<16 {
 		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32 | uint64(b)<<16 | uint64(c)); ok {
 			return s.table[i] - 1
 		}
@@ -241,9 +263,20 @@ func (s *Store) Intern3(fk, a, b, c int32) int32 {
 	return s.InternN(fk, t[:])
 }
 
+// Intern4 is InternN for four arguments.
+func (s *Store) Intern4(fk, a, b, c, d int32) int32 {
+	if uint32(fk) < 1<<11 && uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<13 {
+		if i, ok := s.findKey(key4(fk, a, b, c, d)); ok {
+			return s.table[i] - 1
+		}
+	}
+	t := [4]int32{a, b, c, d}
+	return s.InternN(fk, t[:])
+}
+
 // Lookup1 is LookupN for one argument.
 func (s *Store) Lookup1(fk, a int32) int32 {
-	if uint32(fk)|uint32(a) < 1<<16 {
+	if uint32(fk) < 1<<15 && uint32(a) < 1<<16 {
 		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32); ok {
 			return s.table[i] - 1
 		}
@@ -255,7 +288,7 @@ func (s *Store) Lookup1(fk, a int32) int32 {
 
 // Lookup2 is LookupN for two arguments.
 func (s *Store) Lookup2(fk, a, b int32) int32 {
-	if uint32(fk)|uint32(a)|uint32(b) < 1<<16 {
+	if uint32(fk) < 1<<15 && uint32(a)|uint32(b) < 1<<16 {
 		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32 | uint64(b)<<16); ok {
 			return s.table[i] - 1
 		}
@@ -267,13 +300,25 @@ func (s *Store) Lookup2(fk, a, b int32) int32 {
 
 // Lookup3 is LookupN for three arguments.
 func (s *Store) Lookup3(fk, a, b, c int32) int32 {
-	if uint32(fk)|uint32(a)|uint32(b)|uint32(c) < 1<<16 {
+	if uint32(fk) < 1<<15 && uint32(a)|uint32(b)|uint32(c) < 1<<16 {
 		if i, ok := s.findKey(uint64(fk)<<48 | uint64(a)<<32 | uint64(b)<<16 | uint64(c)); ok {
 			return s.table[i] - 1
 		}
 		return -1
 	}
 	t := [3]int32{a, b, c}
+	return s.LookupN(fk, t[:])
+}
+
+// Lookup4 is LookupN for four arguments.
+func (s *Store) Lookup4(fk, a, b, c, d int32) int32 {
+	if uint32(fk) < 1<<11 && uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<13 {
+		if i, ok := s.findKey(key4(fk, a, b, c, d)); ok {
+			return s.table[i] - 1
+		}
+		return -1
+	}
+	t := [4]int32{a, b, c, d}
 	return s.LookupN(fk, t[:])
 }
 
