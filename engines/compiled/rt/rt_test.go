@@ -244,3 +244,92 @@ func TestClearOnceLargeRelation(t *testing.T) {
 		t.Fatal("after growing again")
 	}
 }
+
+// TestStorePackedArities interns terms of one to five arguments, with
+// functors and arguments on both sides of the packed keys' limits (three
+// arguments: functor 2^15, arguments 2^16; four: 2^11 and 2^13), through
+// InternN and the fixed-arity helpers, and finds each again by every way
+// in: terms of different functors or arities never share an id.
+func TestStorePackedArities(t *testing.T) {
+	s := NewStore()
+	s.AddFunctor(-1, 0)
+	for range 1 << 17 {
+		s.AddConst("c")
+	}
+	var fks []int32
+	for fk := int32(1); fk < 1<<15+3; fk++ {
+		// arity 4 for functor 1, 3 for 16: keys that would meet without
+		// the four-argument layout's marker bit
+		s.AddFunctor(0, []int32{1, 4, 3, 2, 5, 1, 2}[fk%7])
+		if fk < 8 || fk == 16 || fk > 1<<11-3 && fk < 1<<11+3 || fk > 1<<15-3 {
+			fks = append(fks, fk)
+		}
+	}
+	vals := []int32{0, 1, 7, 1<<13 - 1, 1 << 13, 1<<16 - 1, 1 << 16}
+	type term struct {
+		fk   int32
+		args [5]int32
+	}
+	ids := map[term]int32{}
+	seen := map[int32]bool{}
+	n := 0
+	for _, fk := range fks {
+		ar := int(s.FnArity[fk])
+		for i := range 60 {
+			var tm term
+			tm.fk = fk
+			for j, d := 0, i; j < ar && i > 0; j, d = j+1, d/len(vals) {
+				tm.args[j] = vals[(d+j)%len(vals)] // i's digits; 0: all 0
+			}
+			args := tm.args[:ar]
+			var id int32
+			switch {
+			case ar == 1 && i%2 == 0:
+				id = s.Intern1(fk, args[0])
+			case ar == 2 && i%2 == 0:
+				id = s.Intern2(fk, args[0], args[1])
+			case ar == 3 && i%2 == 0:
+				id = s.Intern3(fk, args[0], args[1], args[2])
+			case ar == 4 && i%2 == 0:
+				id = s.Intern4(fk, args[0], args[1], args[2], args[3])
+			default:
+				id = s.InternN(fk, args)
+			}
+			if old, ok := ids[tm]; ok {
+				if old != id {
+					t.Fatalf("%v interned as %d and %d", tm, old, id)
+				}
+				continue
+			}
+			if seen[id] {
+				t.Fatalf("%v got the id %d of another term", tm, id)
+			}
+			ids[tm], seen[id] = id, true
+			n++
+		}
+	}
+	for tm, id := range ids {
+		ar := int(s.FnArity[tm.fk])
+		args := tm.args[:ar]
+		got := s.LookupN(tm.fk, args)
+		switch ar {
+		case 1:
+			got = min(got, s.Lookup1(tm.fk, args[0]))
+		case 2:
+			got = min(got, s.Lookup2(tm.fk, args[0], args[1]))
+		case 3:
+			got = min(got, s.Lookup3(tm.fk, args[0], args[1], args[2]))
+		case 4:
+			got = min(got, s.Lookup4(tm.fk, args[0], args[1], args[2], args[3]))
+		}
+		if got != id || s.InternN(tm.fk, args) != id {
+			t.Fatalf("%v: interned as %d, found as %d", tm, id, got)
+		}
+		if a := s.ArgsOf(id); s.Fk[id] != tm.fk || [5]int32(append(append([]int32{}, a...), make([]int32, 5-len(a))...)) != tm.args {
+			t.Fatalf("%v: term %d holds %d %v", tm, id, s.Fk[id], a)
+		}
+	}
+	if n < 400 {
+		t.Fatalf("only %d terms", n)
+	}
+}
