@@ -122,7 +122,13 @@ type Engine struct {
 	tup        []int32
 	empty      *State
 	slab       []int32 // states' facts are cut from it
-	cells      int64   // Cells while another engine is active
+	rowOf      []int32 // per fact of the current state: its row in its true relation
+	born, dead []int32 // changeState's scratch lists
+	// trueIndexed: some true relation has an index; SetState changes the
+	// true relations by the facts that changed only then or in states of
+	// 16 facts or more (setting a few facts anew costs less)
+	trueIndexed bool
+	cells       int64 // Cells while another engine is active
 }
 
 // NewEngine returns an engine over the store s; the generated code fills
@@ -195,6 +201,12 @@ func (e *Engine) Load() (err error) {
 	}
 	if pos != len(d) {
 		return protocol.Errorf(protocol.UnsupportedErr, "the program's game data has %d bytes too many", len(d)-pos)
+	}
+	for _, r := range e.TrueRel {
+		if r != nil {
+			r.removable = true
+			e.trueIndexed = e.trueIndexed || len(r.Ix) > 0
+		}
 	}
 	e.moves = make([][]int32, len(e.Roles))
 	e.empty = &State{}
@@ -290,34 +302,94 @@ func (e *Engine) SetState(s *State) {
 		e.incSetState(s)
 		return
 	}
+	old := e.cur
 	e.cur = s
 	e.Facts = s.Facts
 	e.stateGen++
 	e.moveGen++
 	e.movesValid = false
+	if n := e.S.Size(); len(e.mark) < n || len(e.rowOf) < n {
+		m := n + n/2
+		e.mark = append(e.mark, make([]uint32, max(m-len(e.mark), 0))...)
+		e.rowOf = append(e.rowOf, make([]int32, max(m-len(e.rowOf), 0))...)
+	}
+	if old != nil && e.stamp+1 != 0 && (e.trueIndexed || len(s.Facts) >= 16) && e.changeState(old, s) {
+		return
+	}
 	e.stamp++
 	if e.stamp == 0 {
 		clear(e.mark)
 		e.stamp = 1
-	}
-	if n := e.S.Size(); len(e.mark) < n {
-		e.mark = append(e.mark, make([]uint32, n-len(e.mark)+n/2)...)
 	}
 	for _, r := range e.TrueRel {
 		if r != nil && r.N > 0 {
 			r.Reset()
 		}
 	}
-	st := e.S
 	Work += uint64(len(s.Facts))
 	for _, f := range s.Facts {
+		if e.mark[f] == e.stamp {
+			continue // a repeated fact
+		}
 		e.mark[f] = e.stamp
-		fk := st.Fk[f]
-		if r := e.TrueRel[fk]; r != nil {
-			t := append(e.tup[:0], st.ArgsOf(f)...)
-			r.Push(append(t, f))
+		e.push(f)
+	}
+}
+
+// push adds fact f to its true relation.
+func (e *Engine) push(f int32) {
+	st := e.S
+	if r := e.TrueRel[st.Fk[f]]; r != nil {
+		t := append(e.tup[:0], st.ArgsOf(f)...)
+		e.rowOf[f] = r.N
+		r.Push(append(t, f))
+	}
+}
+
+// changeState makes s the current state in place of old by the facts that
+// changed between them: those of old not in s leave their true relations,
+// those of s not in old join them, and the indexes built follow. It gives
+// up, changing nothing, when more than half of s's facts changed (setting
+// every fact anew is then cheaper).
+func (e *Engine) changeState(old, s *State) bool {
+	stamp := e.stamp + 1 // the facts of s; e.stamp is old's
+	born := e.born[:0]
+	for _, f := range s.Facts {
+		switch e.mark[f] {
+		case stamp: // a repeated fact
+		case e.stamp:
+			e.mark[f] = stamp
+		default:
+			born = append(born, f)
 		}
 	}
+	dead := e.dead[:0]
+	for _, f := range old.Facts {
+		if e.mark[f] == e.stamp {
+			dead = append(dead, f)
+		}
+	}
+	e.born, e.dead = born, dead
+	Work += uint64(len(s.Facts)+len(old.Facts)) / 4
+	e.stamp = stamp // SetState's next stamp, if it gives up, is above every mark
+	if 2*(len(born)+len(dead)) > len(s.Facts) {
+		return false
+	}
+	st := e.S
+	for _, f := range dead {
+		if r := e.TrueRel[st.Fk[f]]; r != nil {
+			i := e.rowOf[f]
+			if last := r.N - 1; i != last {
+				e.rowOf[r.Data[(last+1)*r.W-1]] = i
+			}
+			r.Remove(i)
+		}
+	}
+	for _, f := range born {
+		e.mark[f] = stamp
+		e.push(f)
+	}
+	return true
 }
 
 func (e *Engine) setMoves(joint []int32) {

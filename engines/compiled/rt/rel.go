@@ -28,6 +28,10 @@ type Rel struct {
 	direct bool
 	dmark  []uint32
 	dgen   uint32
+	// removable: the relation is filled by Push and emptied row by row
+	// (Remove), its indexes' chains linked both ways (a true relation
+	// that SetState updates by the facts that changed)
+	removable bool
 }
 
 // Cells counts the values held by all relations; beyond MaxCells an add is
@@ -256,6 +260,31 @@ func (r *Rel) Reset() {
 	}
 }
 
+// Remove deletes row i of a removable relation: its last row takes its
+// place.
+func (r *Rel) Remove(i int32) {
+	Work++
+	last := r.N - 1
+	for _, ix := range r.Ix {
+		if ix.stale {
+			continue
+		}
+		ix.unlink(r, i)
+		if i != last {
+			ix.move(r, last, i)
+		}
+		ix.Next = ix.Next[:last]
+		ix.prev = ix.prev[:last]
+	}
+	w := r.W
+	if i != last {
+		copy(r.Data[i*w:i*w+w], r.Data[last*w:last*w+w])
+	}
+	r.Data = r.Data[:last*w]
+	r.N = last
+	Cells -= int64(w)
+}
+
 // Add0 adds the empty tuple.
 func (r *Rel) Add0() bool { return r.AddN(nil) }
 
@@ -408,10 +437,12 @@ func (r *Rel) Advance() bool {
 // Index maps the values of some columns to the rows that have them: Head
 // (open addressing by key) holds the newest row of each key plus one, and
 // Next chains each row to the previous row with the same key, so a chain
-// is in decreasing row order.
+// is in decreasing row order (but in a removable relation, whose last row
+// moves into the place of a row removed).
 type Index struct {
 	Cols []int32
 	Next []int32
+	prev []int32 // in a removable relation: the row before in the chain, or -1
 	head []int32
 	mask uint32
 	keys int
@@ -489,6 +520,9 @@ func (ix *Index) insert(r *Rel, row int32) {
 			next = ix.dhead[v] - 1
 		}
 		ix.Next = append(ix.Next, next)
+		if r.removable {
+			ix.link(next, row)
+		}
 		ix.dgen[v] = ix.gen
 		ix.dhead[v] = row + 1
 		return
@@ -499,6 +533,9 @@ func (ix *Index) insert(r *Rel, row int32) {
 		if e == 0 {
 			ix.head[i] = row + 1
 			ix.keys++
+			if r.removable {
+				ix.link(-1, row)
+			}
 			if ix.keys*2 > len(ix.head) {
 				ix.grow(r)
 			}
@@ -507,8 +544,83 @@ func (ix *Index) insert(r *Rel, row int32) {
 		if ix.sameKey(r, e-1, row) {
 			ix.Next[row] = e - 1
 			ix.head[i] = row + 1
+			if r.removable {
+				ix.link(e-1, row)
+			}
 			return
 		}
+	}
+}
+
+// link records row, the new head of its chain, as the row before next
+// (-1: none) in a removable relation.
+func (ix *Index) link(next, row int32) {
+	ix.prev = append(ix.prev, -1)
+	if next >= 0 {
+		ix.prev[next] = row
+	}
+}
+
+// headSlot returns the slot of a hash index's head that holds row + 1, a
+// row at the head of its chain.
+func (ix *Index) headSlot(r *Rel, row int32) uint32 {
+	i := ix.keyHash(r, row) & ix.mask
+	for ix.head[i] != row+1 {
+		i = (i + 1) & ix.mask
+	}
+	return i
+}
+
+// unlink takes row out of its chain in a removable relation; a key left
+// without rows leaves the table (its slot emptied, the probe sequences
+// after it shifted back: no tombstones).
+func (ix *Index) unlink(r *Rel, row int32) {
+	p, n := ix.prev[row], ix.Next[row]
+	if n >= 0 {
+		ix.prev[n] = p
+	}
+	if p >= 0 {
+		ix.Next[p] = n
+		return
+	}
+	if ix.direct {
+		ix.dhead[r.Data[row*r.W+ix.Cols[0]]] = n + 1
+		return
+	}
+	i := ix.headSlot(r, row)
+	if n >= 0 {
+		ix.head[i] = n + 1
+		return
+	}
+	// backward shift deletion (Knuth's algorithm R)
+	for j := (i + 1) & ix.mask; ix.head[j] != 0; j = (j + 1) & ix.mask {
+		h := ix.keyHash(r, ix.head[j]-1) & ix.mask
+		// the entry at j may fill i unless its home h lies cyclically
+		// in (i, j]
+		if (j > i && (h <= i || h > j)) || (j < i && h <= i && h > j) {
+			ix.head[i] = ix.head[j]
+			i = j
+		}
+	}
+	ix.head[i] = 0
+	ix.keys--
+}
+
+// move relinks row from, whose values are being copied to row to (out of
+// every chain), in its place.
+func (ix *Index) move(r *Rel, from, to int32) {
+	p, n := ix.prev[from], ix.Next[from]
+	ix.prev[to], ix.Next[to] = p, n
+	if n >= 0 {
+		ix.prev[n] = to
+	}
+	switch {
+	case p >= 0:
+		ix.Next[p] = to
+	case ix.direct:
+		ix.dhead[r.Data[from*r.W+ix.Cols[0]]] = to + 1
+	default:
+		ix.head[ix.headSlot(r, from)] = to + 1
 	}
 }
 
@@ -540,6 +652,7 @@ func (ix *Index) rebuild(r *Rel) {
 	}
 	ix.keys = 0
 	ix.Next = ix.Next[:0]
+	ix.prev = ix.prev[:0]
 	ix.stale = false
 	Work += uint64(r.N)
 	if ix.direct {

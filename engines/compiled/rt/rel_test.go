@@ -1,0 +1,110 @@
+package rt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestRelRemove checks a removable relation (a true relation that
+// SetState updates by the facts that changed) against a model: random
+// pushes and removals, now and then a Reset, and after each step every
+// index's chains hold exactly the rows with their key, both ways linked.
+func TestRelRemove(t *testing.T) {
+	for seed := range uint64(6) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 11))
+			r := NewRel(4)
+			r.removable = true
+			ixs := []*Index{r.AddIndex(0), r.AddIndex(1, 2), r.AddIndex(2), r.AddIndex(0, 1, 2)}
+			model := map[int32][4]int32{} // by the last column, unique like a fact id
+			next := int32(0)
+			val := func(n int) int32 {
+				if rng.IntN(50) == 0 {
+					return maxDirect + int32(rng.IntN(2)) // a direct index turns hashed
+				}
+				return int32(rng.IntN(n))
+			}
+			for step := range 400 {
+				if step%97 == 96 {
+					r.Reset()
+					clear(model)
+				}
+				for range rng.IntN(30) {
+					tu := [4]int32{val(6), val(40), val(30), next}
+					next++
+					r.Push(tu[:])
+					model[tu[3]] = tu
+				}
+				for range rng.IntN(30) {
+					if r.N == 0 {
+						break
+					}
+					i := int32(rng.IntN(int(r.N)))
+					delete(model, r.Data[i*4+3])
+					r.Remove(i)
+				}
+				// an index is used (and so rebuilt) now and then only
+				for k, ix := range ixs {
+					if rng.IntN(3) == 0 || step%10 == k {
+						checkIndex(t, r, ix, model)
+					}
+				}
+				if t.Failed() {
+					t.Fatalf("step %d", step)
+				}
+			}
+		})
+	}
+}
+
+// checkIndex compares the chains of ix with the model's rows.
+func checkIndex(t *testing.T, r *Rel, ix *Index, model map[int32][4]int32) {
+	t.Helper()
+	if int(r.N) != len(model) {
+		t.Fatalf("%d rows, the model %d", r.N, len(model))
+	}
+	for row := range r.N {
+		if m, ok := model[r.Data[row*4+3]]; !ok || [4]int32(r.Data[row*4:row*4+4]) != m {
+			t.Fatalf("row %d holds %v, the model %v", row, r.Data[row*4:row*4+4], m)
+		}
+	}
+	keys := map[[3]int32]int{}
+	for _, m := range model {
+		var k [3]int32
+		for j, c := range ix.Cols {
+			k[j] = m[c]
+		}
+		keys[k]++
+	}
+	keys[[3]int32{99, 99, 99}] = 0 // absent
+	for k, n := range keys {
+		key := k[:len(ix.Cols)]
+		got, prev := 0, int32(-1)
+		var first int32
+		switch len(key) {
+		case 1:
+			first = ix.Find1(r, key[0])
+		case 2:
+			first = ix.Find2(r, key[0], key[1])
+		default:
+			first = ix.Find3(r, key[0], key[1], key[2])
+		}
+		for row := first; row >= 0; row = ix.Step(row) {
+			if !keyAt(r.Data[row*4:], ix.Cols, key) {
+				t.Errorf("index %v, key %v: row %d holds %v", ix.Cols, key, row, r.Data[row*4:row*4+4])
+			}
+			if ix.prev[row] != prev {
+				t.Errorf("index %v, key %v: row %d's back link is %d, not %d", ix.Cols, key, row, ix.prev[row], prev)
+			}
+			prev = row
+			got++
+			if got > int(r.N) {
+				t.Fatalf("index %v, key %v: a cycle", ix.Cols, key)
+			}
+		}
+		if got != n {
+			t.Errorf("index %v, key %v: %d rows in the chain, the model %d", ix.Cols, key, got, n)
+		}
+	}
+}
