@@ -236,6 +236,13 @@ func (e *Engine) Load() (err error) {
 	if e.AfterLoad != nil {
 		e.AfterLoad()
 	}
+	for _, u := range e.Units {
+		if u.Scope == Static {
+			for _, r := range u.Rels {
+				r.Freeze()
+			}
+		}
+	}
 	return nil
 }
 

@@ -32,6 +32,8 @@ type Rel struct {
 	// (Remove), its indexes' chains linked both ways (a true relation
 	// that SetState updates by the facts that changed)
 	removable bool
+	// bits: a static relation's bit set (Freeze), or nil
+	bits *bitSet
 }
 
 // Cells counts the values held by all relations; beyond MaxCells an add is
@@ -147,8 +149,81 @@ func (r *Rel) HasN(t []int32) bool {
 		v := t[0]
 		return uint32(v) < uint32(len(r.dmark)) && r.dmark[v] == r.dgen
 	}
+	if b := r.bits; b != nil {
+		return b.has(t)
+	}
 	_, ok := r.slot(t)
 	return ok
+}
+
+// bitSet answers a static relation's membership tests by a bit per tuple
+// of the product of its columns' values (each column's values numbered
+// densely): a few small arrays in the cache where the hash set's probes
+// go anywhere in a table of 16 bytes a row.
+type bitSet struct {
+	dense [][]int32 // per column, by term id: the value's number + 1, or 0
+	dims  []int32   // per column: its number of values
+	bits  []uint64
+}
+
+// maxBitSet bounds a bit set's bits (32 KiB).
+const maxBitSet = 1 << 18
+
+// Freeze gives a static relation of width 2 or more, once computed, a bit
+// set when its columns' values are few enough (their product under
+// maxBitSet, each a term id under 1<<16).
+func (r *Rel) Freeze() {
+	r.bits = nil
+	if r.W < 2 || r.N == 0 {
+		return
+	}
+	b := &bitSet{dense: make([][]int32, r.W), dims: make([]int32, r.W)}
+	for i, v := range r.Data {
+		c := i % int(r.W)
+		if uint32(v) >= 1<<16 {
+			return
+		}
+		d := b.dense[c]
+		if int(v) >= len(d) {
+			d = append(d, make([]int32, int(v)+1-len(d))...)
+			b.dense[c] = d
+		}
+		if d[v] == 0 {
+			b.dims[c]++
+			d[v] = b.dims[c]
+		}
+	}
+	size := 1
+	for _, n := range b.dims {
+		size *= int(n)
+		if size > maxBitSet {
+			return
+		}
+	}
+	b.bits = make([]uint64, (size+63)/64)
+	for row := range r.N {
+		i := b.at(r.row(row))
+		b.bits[i>>6] |= 1 << (i & 63)
+	}
+	r.bits = b
+}
+
+// at returns the bit of tuple t, or -1 when a value is not in its column.
+func (b *bitSet) at(t []int32) int32 {
+	i := int32(0)
+	for c, v := range t {
+		d := b.dense[c]
+		if uint32(v) >= uint32(len(d)) || d[v] == 0 {
+			return -1
+		}
+		i = i*b.dims[c] + d[v] - 1
+	}
+	return i
+}
+
+func (b *bitSet) has(t []int32) bool {
+	i := b.at(t)
+	return i >= 0 && b.bits[i>>6]&(1<<(i&63)) != 0
 }
 
 // Has1 is HasN for width 1.
@@ -203,6 +278,7 @@ func (r *Rel) AddN(t []int32) bool {
 	row := r.N
 	r.set[i] = row + 1
 	r.skeys[i], _ = packTuple(t)
+	r.bits = nil // a static relation is frozen once computed: never here
 	tick()
 	r.Data = append(r.Data, t...)
 	r.N++
@@ -410,6 +486,7 @@ func (r *Rel) Clear() {
 	r.N = 0
 	r.Data = r.Data[:0]
 	r.Dlo, r.Dhi = 0, 0
+	r.bits = nil
 	for _, ix := range r.Ix {
 		ix.stale = true
 	}

@@ -108,3 +108,62 @@ func checkIndex(t *testing.T, r *Rel, ix *Index, model map[int32][4]int32) {
 		}
 	}
 }
+
+// TestFreeze checks a static relation's membership tests after Freeze
+// against a model: with a bit set (small columns), and without (a value
+// over 1<<16, or columns whose product passes maxBitSet).
+func TestFreeze(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	cases := []struct {
+		name   string
+		w, n   int
+		vals   []int32
+		bitSet bool
+	}{
+		{"pairs", 2, 40, []int32{0, 3, 4, 9, 300}, true},
+		{"cells", 4, 500, []int32{1, 2, 3, 4, 5, 6, 7, 8}, true},
+		{"large ids", 2, 40, []int32{1, 1 << 16}, false},
+		{"wide", 3, 5000, func() []int32 {
+			v := make([]int32, 70)
+			for i := range v {
+				v[i] = int32(i * 7)
+			}
+			return v
+		}(), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewRel(int32(c.w))
+			model := map[[4]int32]bool{}
+			tuple := func() [4]int32 {
+				var k [4]int32
+				for j := range c.w {
+					k[j] = c.vals[rng.IntN(len(c.vals))]
+				}
+				return k
+			}
+			for range c.n {
+				k := tuple()
+				r.AddN(k[:c.w])
+				model[k] = true
+			}
+			r.Freeze()
+			if (r.bits != nil) != c.bitSet {
+				t.Fatalf("bit set %v, want %v", r.bits != nil, c.bitSet)
+			}
+			for range 2000 {
+				k := tuple()
+				if rng.IntN(5) == 0 {
+					k[rng.IntN(c.w)] = int32(rng.IntN(400)) // values not in the columns
+				}
+				if got := r.HasN(k[:c.w]); got != model[k] {
+					t.Fatalf("HasN(%v) = %v, the model %v", k[:c.w], got, model[k])
+				}
+			}
+			r.AddN([]int32{1, 2, 3, 4}[:c.w]) // an add drops the bit set
+			if r.bits != nil || !r.HasN([]int32{1, 2, 3, 4}[:c.w]) {
+				t.Fatal("an add after Freeze")
+			}
+		})
+	}
+}
