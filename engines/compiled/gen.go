@@ -166,7 +166,7 @@ func generate(g *gdl.Game, version, rulesSHA string) (*generated, error) {
 
 // generateWithin is generate with the size estimates bounded by lim.
 func generateWithin(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (*generated, error) {
-	g = readFixedFluents(g)
+	g = unfoldHelpers(readFixedFluents(g))
 	genBU := newGenerator(g, designs[0].pkg, maxSourceBytes, lim)
 	bu, errBU := genBU.run(version, rulesSHA)
 	ms, mp, errMS, errMP := generateMagic(g, lim, version, rulesSHA)
