@@ -356,8 +356,8 @@ func (e *Engine) push(f int32) {
 // changeState makes s the current state in place of old by the facts that
 // changed between them: those of old not in s leave their true relations,
 // those of s not in old join them, and the indexes built follow. It gives
-// up, changing nothing, when more than half of s's facts changed (setting
-// every fact anew is then cheaper).
+// up, changing no relation, when the facts born and dead outnumber half of
+// s's facts (setting every fact anew is then cheaper).
 func (e *Engine) changeState(old, s *State) bool {
 	stamp := e.stamp + 1 // the facts of s; e.stamp is old's
 	born := e.born[:0]
@@ -367,12 +367,14 @@ func (e *Engine) changeState(old, s *State) bool {
 		case e.stamp:
 			e.mark[f] = stamp
 		default:
+			e.mark[f] = stamp
 			born = append(born, f)
 		}
 	}
 	dead := e.dead[:0]
 	for _, f := range old.Facts {
 		if e.mark[f] == e.stamp {
+			e.mark[f] = 0 // once, if old has it twice (no stamp is 0)
 			dead = append(dead, f)
 		}
 	}
@@ -393,7 +395,6 @@ func (e *Engine) changeState(old, s *State) bool {
 		}
 	}
 	for _, f := range born {
-		e.mark[f] = stamp
 		e.push(f)
 	}
 	return true

@@ -167,3 +167,126 @@ func TestFreeze(t *testing.T) {
 		})
 	}
 }
+
+// TestSetStateChanges plays random sequences of states through SetState on
+// a hand-built engine whose true relation has indexes: mostly a few facts
+// changed from the current state (changeState's path), now and then a
+// state far from it (set whole), some with a fact twice. After each, the
+// state's facts hold and no other, the relation holds each once, and the
+// indexes' chains hold exactly the rows of their keys.
+func TestSetStateChanges(t *testing.T) {
+	s := NewStore()
+	var xs, vs []int32
+	for i := range 8 {
+		xs = append(xs, s.AddConst(fmt.Sprint("x", i)))
+	}
+	for i := range 3 {
+		vs = append(vs, s.AddConst(fmt.Sprint("v", i)))
+	}
+	s.AddFunctor(-1, 0)
+	s.AddFunctor(s.AddConst("cell"), 2)
+	var facts []int32
+	for _, x := range xs {
+		for _, v := range vs {
+			facts = append(facts, s.Intern2(1, x, v))
+		}
+	}
+	e := NewEngine(s)
+	r := NewRel(3)
+	ixs := []*Index{r.AddIndex(1), r.AddIndex(0, 1)}
+	e.TrueRel = []*Rel{nil, r}
+	r.removable, e.trueIndexed, e.tup = true, true, make([]int32, 4)
+	rng := rand.New(rand.NewPCG(9, 9))
+	in := map[int32]bool{}
+	changed := 0
+	for step := range 3000 {
+		switch {
+		case step%200 == 0:
+			clear(in)
+			for _, f := range facts {
+				if rng.IntN(2) == 0 {
+					in[f] = true
+				}
+			}
+		default:
+			for range 1 + rng.IntN(3) {
+				f := facts[rng.IntN(len(facts))]
+				if in[f] {
+					delete(in, f)
+				} else {
+					in[f] = true
+				}
+			}
+		}
+		var st []int32
+		for _, f := range facts {
+			if in[f] {
+				st = append(st, f)
+				if rng.IntN(40) == 0 {
+					st = append(st, f) // a fact twice
+				}
+			}
+		}
+		rng.Shuffle(len(st), func(i, j int) { st[i], st[j] = st[j], st[i] })
+		before := Work
+		e.SetState(&State{Facts: st})
+		if Work-before < uint64(len(st)) {
+			changed++ // changeState's path costs less than setting every fact
+		}
+		for _, f := range facts {
+			if e.Holds(f) != in[f] {
+				t.Fatalf("step %d: fact %s holds %v", step, s.Text(f), e.Holds(f))
+			}
+		}
+		if int(r.N) != len(in) {
+			t.Fatalf("step %d: %d rows for %d facts", step, r.N, len(in))
+		}
+		seen := map[int32]bool{}
+		for row := range r.N {
+			f := r.Data[row*3+2]
+			if !in[f] || seen[f] || e.rowOf[f] != row {
+				t.Fatalf("step %d: row %d holds %s (in the state %v, seen %v, rowOf %d)", step, row, s.Text(f), in[f], seen[f], e.rowOf[f])
+			}
+			seen[f] = true
+		}
+		if step%7 == 0 { // an index is used (and kept from then on) now and then
+			for _, ix := range ixs {
+				checkChains(t, r, ix)
+			}
+		}
+	}
+	if changed < 1000 {
+		t.Fatalf("only %d of 3000 states changed in place", changed)
+	}
+}
+
+// checkChains checks that ix's chains hold exactly the rows of their keys,
+// linked both ways.
+func checkChains(t *testing.T, r *Rel, ix *Index) {
+	t.Helper()
+	keys := map[[2]int32]int{}
+	for row := range r.N {
+		var k [2]int32
+		for j, c := range ix.Cols {
+			k[j] = r.Data[row*r.W+c]
+		}
+		keys[k]++
+	}
+	for k, n := range keys {
+		first := ix.Find1(r, k[0])
+		if len(ix.Cols) == 2 {
+			first = ix.Find2(r, k[0], k[1])
+		}
+		got, prev := 0, int32(-1)
+		for row := first; row >= 0; row = ix.Step(row) {
+			if !keyAt(r.Data[row*r.W:], ix.Cols, k[:len(ix.Cols)]) || ix.prev[row] != prev {
+				t.Fatalf("index %v, key %v: row %d (back link %d, not %d)", ix.Cols, k, row, ix.prev[row], prev)
+			}
+			prev = row
+			got++
+		}
+		if got != n {
+			t.Fatalf("index %v, key %v: %d rows in the chain, %d in the relation", ix.Cols, k, got, n)
+		}
+	}
+}
