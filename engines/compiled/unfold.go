@@ -14,8 +14,8 @@ const (
 // body, and drops the helper, where the helper is cheap to ask at each use
 // but costly to compute whole in every state: a relation that depends on
 // the state or the moves, defined by one rule whose head's arguments are
-// distinct variables and whose body has no other variable, not recursive,
-// never negated, whose body reads only the state, the moves, static
+// distinct variables and whose body has no other variable, never negated,
+// whose body reads only the state, the moves, static
 // relations and distinct (so that a use with its arguments bound is a few
 // checks, and a use is never multiplied by other solutions of the body).
 // Breakthrough's
@@ -48,7 +48,9 @@ func unfoldOnce(g *gdl.Game) *gdl.Game {
 	}
 	helpers := map[gdl.Symbol]*gdl.Rule{}
 	for name, rel := range a.Relations {
-		if name.IsKeyword() || rel.Recursive || !(rel.UsesState || rel.UsesMoves) || len(rel.Rules) != 1 {
+		// (a helper's body reads no derived relation, so it is never
+		// recursive)
+		if name.IsKeyword() || !(rel.UsesState || rel.UsesMoves) || len(rel.Rules) != 1 {
 			continue
 		}
 		if r := rel.Rules[0]; isHelper(r, static) {
@@ -56,19 +58,18 @@ func unfoldOnce(g *gdl.Game) *gdl.Game {
 		}
 	}
 	uses := map[gdl.Symbol]int{}
+	negated := map[gdl.Symbol]bool{}
 	for _, r := range g.Rules {
 		for _, l := range r.Body {
 			if l.Atom == nil || helpers[l.Atom.Name] == nil {
 				continue
 			}
-			if l.Kind != gdl.LitAtom {
-				uses[l.Atom.Name] = maxUnfoldUses // never negated
-			}
 			uses[l.Atom.Name]++
+			negated[l.Atom.Name] = negated[l.Atom.Name] || l.Kind != gdl.LitAtom
 		}
 	}
 	for name := range helpers {
-		if n := uses[name]; n == 0 || n > maxUnfoldUses {
+		if n := uses[name]; n == 0 || n > maxUnfoldUses || negated[name] {
 			delete(helpers, name)
 		}
 	}
