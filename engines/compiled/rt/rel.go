@@ -34,6 +34,8 @@ type Rel struct {
 	removable bool
 	// bits: a static relation's bit set (Freeze), or nil
 	bits *bitSet
+	// frozen: Freeze built a bit set or an index's array
+	frozen bool
 }
 
 // Cells counts the values held by all relations; beyond MaxCells an add is
@@ -161,7 +163,7 @@ func (r *Rel) HasN(t []int32) bool {
 // densely): a few small arrays in the cache where the hash set's probes
 // go anywhere in a table of 16 bytes a row.
 type bitSet struct {
-	dense [][]int32 // per column, by term id: the value's number + 1, or 0
+	dense [][]int32 // per column, by term id: the value's number from 1, or 0
 	dims  []int32   // per column: its number of values
 	bits  []uint64
 }
@@ -171,41 +173,68 @@ const maxBitSet = 1 << 18
 
 // Freeze gives a static relation of width 2 or more, once computed, a bit
 // set when its columns' values are few enough (their product under
-// maxBitSet, each a term id under 1<<16).
+// maxBitSet, each a term id under 1<<16), and each of its indexes whose key
+// columns' values are few enough an array by them (denseIndex).
 func (r *Rel) Freeze() {
-	r.bits = nil
+	r.unfreeze()
 	if r.W < 2 || r.N == 0 {
 		return
 	}
-	b := &bitSet{dense: make([][]int32, r.W), dims: make([]int32, r.W)}
-	for i, v := range r.Data {
-		c := i % int(r.W)
-		if uint32(v) >= 1<<16 {
-			return
-		}
-		d := b.dense[c]
-		if int(v) >= len(d) {
-			d = append(d, make([]int32, int(v)+1-len(d))...)
-			b.dense[c] = d
-		}
-		if d[v] == 0 {
-			b.dims[c]++
-			d[v] = b.dims[c]
-		}
+	dense, dims, ok := r.numberColumns()
+	if !ok {
+		return
+	}
+	for _, ix := range r.Ix {
+		r.frozen = ix.freeze(r, dense, dims) || r.frozen
 	}
 	size := 1
-	for _, n := range b.dims {
+	for _, n := range dims {
 		size *= int(n)
 		if size > maxBitSet {
 			return
 		}
 	}
+	b := &bitSet{dense: dense, dims: dims}
 	b.bits = make([]uint64, (size+63)/64)
 	for row := range r.N {
 		i := b.at(r.row(row))
 		b.bits[i>>6] |= 1 << (i & 63)
 	}
 	r.bits = b
+	r.frozen = true
+}
+
+// numberColumns numbers each column's values densely from 1: by term id,
+// the value's number or 0, and each column's count of values; false when
+// a value is not under 1<<16.
+func (r *Rel) numberColumns() (dense [][]int32, dims []int32, ok bool) {
+	dense, dims = make([][]int32, r.W), make([]int32, r.W)
+	for i, v := range r.Data {
+		c := i % int(r.W)
+		if uint32(v) >= 1<<16 {
+			return nil, nil, false
+		}
+		d := dense[c]
+		if int(v) >= len(d) {
+			d = append(d, make([]int32, int(v)+1-len(d))...)
+			dense[c] = d
+		}
+		if d[v] == 0 {
+			dims[c]++
+			d[v] = dims[c]
+		}
+	}
+	return dense, dims, true
+}
+
+// unfreeze drops what Freeze built: the relation is changing (an add to a
+// static relation the fallback design fills on demand, or a Clear).
+func (r *Rel) unfreeze() {
+	r.bits = nil
+	r.frozen = false
+	for _, ix := range r.Ix {
+		ix.dn = nil
+	}
 }
 
 // at returns the bit of tuple t, or -1 when a value is not in its column.
@@ -278,7 +307,9 @@ func (r *Rel) AddN(t []int32) bool {
 	row := r.N
 	r.set[i] = row + 1
 	r.skeys[i], _ = packTuple(t)
-	r.bits = nil // a static relation is frozen once computed: never here
+	if r.frozen {
+		r.unfreeze() // a static relation is frozen once computed: never here
+	}
 	tick()
 	r.Data = append(r.Data, t...)
 	r.N++
@@ -486,7 +517,9 @@ func (r *Rel) Clear() {
 	r.N = 0
 	r.Data = r.Data[:0]
 	r.Dlo, r.Dhi = 0, 0
-	r.bits = nil
+	if r.frozen {
+		r.unfreeze()
+	}
 	for _, ix := range r.Ix {
 		ix.stale = true
 	}
@@ -533,6 +566,66 @@ type Index struct {
 	dhead  []int32
 	dgen   []uint32
 	gen    uint32
+	// dn: a frozen relation's index as an array by its key columns'
+	// values numbered densely (Freeze), a key's newest row + 1 or 0 at
+	// sum of num[j] * stride[j]: a few loads from small arrays where a
+	// hash probe computes a hash and compares a row
+	dn     []int32
+	num    [][]int32 // per key column: the relation's numbering
+	stride []int32
+}
+
+// maxDenseIndex bounds an index array's entries (1 MiB).
+const maxDenseIndex = 1 << 18
+
+// freeze gives the index of frozen relation r an array by its key
+// columns' numbers (0 for a value not in the column, so that a key with
+// one is at an entry no row has) when the array is small: under
+// maxDenseIndex entries and under 64 a row. It reports whether it did.
+func (ix *Index) freeze(r *Rel, dense [][]int32, dims []int32) bool {
+	ix.dn = nil
+	if ix.direct || len(ix.Cols) < 2 || len(ix.Cols) > 4 {
+		return false
+	}
+	size := 1
+	stride := make([]int32, len(ix.Cols))
+	for j := len(ix.Cols) - 1; j >= 0; j-- {
+		stride[j] = int32(size)
+		size *= int(dims[ix.Cols[j]]) + 1
+		if size > maxDenseIndex || size > 64*int(r.N)+4096 {
+			return false
+		}
+	}
+	if ix.stale {
+		ix.rebuild(r)
+	}
+	dn := make([]int32, size)
+	num := make([][]int32, len(ix.Cols))
+	for j, c := range ix.Cols {
+		num[j] = dense[c]
+	}
+	// rows in increasing order: each key's entry ends at its newest row,
+	// the head of its chain
+	for row := range r.N {
+		d := r.Data[row*r.W:]
+		i := int32(0)
+		for j, c := range ix.Cols {
+			i += num[j][d[c]] * stride[j]
+		}
+		dn[i] = row + 1
+	}
+	ix.dn, ix.num, ix.stride = dn, num, stride
+	return true
+}
+
+// at returns the array entry of a key value v in key column j: 0 (an
+// entry no row has, with the other columns' at most their strides) for
+// a value not in the column.
+func (ix *Index) at(j int, v int32) int32 {
+	if d := ix.num[j]; uint32(v) < uint32(len(d)) {
+		return d[v] * ix.stride[j]
+	}
+	return 0
 }
 
 // maxDirect bounds the term ids of a direct index; a larger one turns it
@@ -796,6 +889,9 @@ func (ix *Index) Find1(r *Rel, a int32) int32 {
 // Find2 is FindN for a two-column key.
 func (ix *Index) Find2(r *Rel, a, b int32) int32 {
 	Work++
+	if ix.dn != nil {
+		return ix.dn[ix.at(0, a)+ix.at(1, b)] - 1
+	}
 	if ix.stale {
 		ix.rebuild(r)
 	}
@@ -815,6 +911,9 @@ func (ix *Index) Find2(r *Rel, a, b int32) int32 {
 // Find3 is FindN for a three-column key.
 func (ix *Index) Find3(r *Rel, a, b, c int32) int32 {
 	Work++
+	if ix.dn != nil {
+		return ix.dn[ix.at(0, a)+ix.at(1, b)+ix.at(2, c)] - 1
+	}
 	if ix.stale {
 		ix.rebuild(r)
 	}
@@ -834,6 +933,9 @@ func (ix *Index) Find3(r *Rel, a, b, c int32) int32 {
 // Find4 is FindN for a four-column key.
 func (ix *Index) Find4(r *Rel, a, b, c, d int32) int32 {
 	Work++
+	if ix.dn != nil {
+		return ix.dn[ix.at(0, a)+ix.at(1, b)+ix.at(2, c)+ix.at(3, d)] - 1
+	}
 	if ix.stale {
 		ix.rebuild(r)
 	}

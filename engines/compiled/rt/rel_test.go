@@ -109,31 +109,36 @@ func checkIndex(t *testing.T, r *Rel, ix *Index, model map[int32][4]int32) {
 	}
 }
 
-// TestFreeze checks a static relation's membership tests after Freeze
-// against a model: with a bit set (small columns), and without (a value
-// over 1<<16, or columns whose product passes maxBitSet).
+// TestFreeze checks a static relation's membership tests and index
+// look-ups after Freeze against a model: with a bit set and index arrays
+// (small columns), and without (a value over 1<<16, or columns whose
+// product passes maxBitSet), and again after an add has dropped them.
 func TestFreeze(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	cases := []struct {
-		name   string
-		w, n   int
-		vals   []int32
-		bitSet bool
+		name          string
+		w, n          int
+		vals          []int32
+		bitSet, array bool
 	}{
-		{"pairs", 2, 40, []int32{0, 3, 4, 9, 300}, true},
-		{"cells", 4, 500, []int32{1, 2, 3, 4, 5, 6, 7, 8}, true},
-		{"large ids", 2, 40, []int32{1, 1 << 16}, false},
+		{"pairs", 2, 40, []int32{0, 3, 4, 9, 300}, true, true},
+		{"cells", 4, 500, []int32{1, 2, 3, 4, 5, 6, 7, 8}, true, true},
+		{"large ids", 2, 40, []int32{1, 1 << 16}, false, false},
 		{"wide", 3, 5000, func() []int32 {
 			v := make([]int32, 70)
 			for i := range v {
 				v[i] = int32(i * 7)
 			}
 			return v
-		}(), false},
+		}(), false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := NewRel(int32(c.w))
+			var ixs []*Index
+			for _, cols := range [][]int32{{1, 0}, []int32{0, 1, 2, 3}[:c.w], []int32{int32(c.w - 1), 0, 1}[:min(c.w, 3)]} {
+				ixs = append(ixs, r.AddIndex(cols...))
+			}
 			model := map[[4]int32]bool{}
 			tuple := func() [4]int32 {
 				var k [4]int32
@@ -147,25 +152,65 @@ func TestFreeze(t *testing.T) {
 				r.AddN(k[:c.w])
 				model[k] = true
 			}
+			check := func(what string) {
+				t.Helper()
+				for range 2000 {
+					k := tuple()
+					if rng.IntN(5) == 0 {
+						k[rng.IntN(c.w)] = int32(rng.IntN(400)) // values not in the columns
+					}
+					if got := r.HasN(k[:c.w]); got != model[k] {
+						t.Fatalf("%s: HasN(%v) = %v, the model %v", what, k[:c.w], got, model[k])
+					}
+					for _, ix := range ixs {
+						key := make([]int32, len(ix.Cols))
+						for j, col := range ix.Cols {
+							key[j] = k[col]
+						}
+						got := map[[4]int32]bool{}
+						for row := findKey(ix, r, key); row >= 0; row = ix.Step(row) {
+							var g [4]int32
+							copy(g[:], r.row(row))
+							if got[g] || !keyAt(r.row(row), ix.Cols, key) {
+								t.Fatalf("%s: index %v, key %v: row %v twice or not of the key", what, ix.Cols, key, g)
+							}
+							got[g] = true
+						}
+						for m := range model {
+							if keyAt(m[:], ix.Cols, key) && !got[m] {
+								t.Fatalf("%s: index %v, key %v: row %v not found", what, ix.Cols, key, m)
+							}
+						}
+					}
+				}
+			}
 			r.Freeze()
-			if (r.bits != nil) != c.bitSet {
-				t.Fatalf("bit set %v, want %v", r.bits != nil, c.bitSet)
+			if (r.bits != nil) != c.bitSet || (ixs[0].dn != nil) != c.array {
+				t.Fatalf("bit set %v, index array %v; want %v, %v", r.bits != nil, ixs[0].dn != nil, c.bitSet, c.array)
 			}
-			for range 2000 {
-				k := tuple()
-				if rng.IntN(5) == 0 {
-					k[rng.IntN(c.w)] = int32(rng.IntN(400)) // values not in the columns
-				}
-				if got := r.HasN(k[:c.w]); got != model[k] {
-					t.Fatalf("HasN(%v) = %v, the model %v", k[:c.w], got, model[k])
-				}
+			check("frozen")
+			k := [4]int32{1, 2, 3, 4}
+			r.AddN(k[:c.w]) // an add drops the bit set and the arrays
+			model[k] = true
+			if r.bits != nil || ixs[0].dn != nil {
+				t.Fatal("an add after Freeze kept the bit set or an index array")
 			}
-			r.AddN([]int32{1, 2, 3, 4}[:c.w]) // an add drops the bit set
-			if r.bits != nil || !r.HasN([]int32{1, 2, 3, 4}[:c.w]) {
-				t.Fatal("an add after Freeze")
-			}
+			check("after an add")
 		})
 	}
+}
+
+// findKey calls the Find method of the key's width.
+func findKey(ix *Index, r *Rel, key []int32) int32 {
+	switch len(key) {
+	case 2:
+		return ix.Find2(r, key[0], key[1])
+	case 3:
+		return ix.Find3(r, key[0], key[1], key[2])
+	case 4:
+		return ix.Find4(r, key[0], key[1], key[2], key[3])
+	}
+	return ix.FindN(r, key)
 }
 
 // TestSetStateChanges plays random sequences of states through SetState on
