@@ -121,14 +121,7 @@ func packTuple(t []int32) (uint64, bool) {
 // slot returns the set slot of tuple t and whether it holds t.
 func (r *Rel) slot(t []int32) (uint32, bool) {
 	if key, ok := packTuple(t); ok {
-		for i := hashKey(key) & r.smsk; ; i = (i + 1) & r.smsk {
-			if r.skeys[i] == key {
-				return i, true
-			}
-			if r.set[i] == 0 {
-				return i, false
-			}
-		}
+		return r.probe(key)
 	}
 	for i := hashTuple(t) & r.smsk; ; i = (i + 1) & r.smsk {
 		e := r.set[i]
@@ -261,16 +254,42 @@ func (r *Rel) Has1(a int32) bool {
 	return r.HasN(t[:])
 }
 
-// Has2 is HasN for width 2.
+// Has2 is HasN for width 2: a tuple that packs is looked up by its key
+// without the loops over its values (as packTuple and slot do them).
 func (r *Rel) Has2(a, b int32) bool {
+	if r.bits == nil && uint32(a)|uint32(b) < 1<<15 {
+		Work++
+		_, ok := r.probe(1<<63 | uint64(a) | uint64(b)<<15)
+		return ok
+	}
 	t := [2]int32{a, b}
 	return r.HasN(t[:])
 }
 
-// Has3 is HasN for width 3.
+// Has3 is HasN for width 3, as Has2.
 func (r *Rel) Has3(a, b, c int32) bool {
+	if r.bits == nil && uint32(a)|uint32(b)|uint32(c) < 1<<15 {
+		Work++
+		_, ok := r.probe(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30)
+		return ok
+	}
 	t := [3]int32{a, b, c}
 	return r.HasN(t[:])
+}
+
+// probe returns the set slot of the tuple packed in key (packTuple) and
+// whether it holds it: the slot's packed key, where a slot of a tuple that
+// does not pack holds 0 (and a free slot, 0 in set too).
+func (r *Rel) probe(key uint64) (uint32, bool) {
+	for i := hashKey(key) & r.smsk; ; i = (i + 1) & r.smsk {
+		k := r.skeys[i]
+		if k == key {
+			return i, true
+		}
+		if k == 0 && r.set[i] == 0 {
+			return i, false
+		}
+	}
 }
 
 // AddN adds tuple t and reports whether it is new.
@@ -304,9 +323,17 @@ func (r *Rel) AddN(t []int32) bool {
 	if ok {
 		return false
 	}
+	key, _ := packTuple(t)
+	r.addAt(i, key, t)
+	return true
+}
+
+// addAt adds tuple t, not in the relation, at its free set slot i; key
+// is its packed key, or 0.
+func (r *Rel) addAt(i uint32, key uint64, t []int32) {
 	row := r.N
 	r.set[i] = row + 1
-	r.skeys[i], _ = packTuple(t)
+	r.skeys[i] = key
 	if r.frozen {
 		r.unfreeze() // a static relation is frozen once computed: never here
 	}
@@ -325,7 +352,6 @@ func (r *Rel) AddN(t []int32) bool {
 			ix.insert(r, row)
 		}
 	}
-	return true
 }
 
 // ScanAll returns the number of rows, for a loop over them all, and
@@ -404,12 +430,30 @@ func (r *Rel) Add1(a int32) bool {
 // Add2 is AddN for width 2.
 func (r *Rel) Add2(a, b int32) bool {
 	t := [2]int32{a, b}
+	if uint32(a)|uint32(b) < 1<<15 {
+		Work++
+		key := 1<<63 | uint64(a) | uint64(b)<<15
+		i, ok := r.probe(key)
+		if !ok {
+			r.addAt(i, key, t[:])
+		}
+		return !ok
+	}
 	return r.AddN(t[:])
 }
 
-// Add3 is AddN for width 3.
+// Add3 is AddN for width 3, as Add2.
 func (r *Rel) Add3(a, b, c int32) bool {
 	t := [3]int32{a, b, c}
+	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
+		Work++
+		key := 1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30
+		i, ok := r.probe(key)
+		if !ok {
+			r.addAt(i, key, t[:])
+		}
+		return !ok
+	}
 	return r.AddN(t[:])
 }
 

@@ -335,3 +335,59 @@ func checkChains(t *testing.T, r *Rel, ix *Index) {
 		}
 	}
 }
+
+// TestRelWidths2And3 checks Add2, Add3, Has2 and Has3 (a packed key's
+// own probe) against AddN, HasN and a model: values on both sides of the
+// packed keys' limit, the same tuples added both ways, the set grown and
+// cleared.
+func TestRelWidths2And3(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	vals := []int32{0, 1, 2, 5, 1<<15 - 1, 1 << 15, 1<<15 + 3, 40000}
+	for _, w := range []int{2, 3} {
+		r := NewRel(int32(w))
+		model := map[[3]int32]bool{}
+		tuple := func() [3]int32 {
+			var k [3]int32
+			for j := range w {
+				k[j] = vals[rng.IntN(len(vals))]
+			}
+			return k
+		}
+		add := func(k [3]int32) bool {
+			if rng.IntN(2) == 0 {
+				return r.AddN(k[:w])
+			}
+			if w == 2 {
+				return r.Add2(k[0], k[1])
+			}
+			return r.Add3(k[0], k[1], k[2])
+		}
+		has := func(k [3]int32) (bool, bool) {
+			if w == 2 {
+				return r.Has2(k[0], k[1]), r.HasN(k[:w])
+			}
+			return r.Has3(k[0], k[1], k[2]), r.HasN(k[:w])
+		}
+		for round := range 6 {
+			for range 300 {
+				k := tuple()
+				if got := add(k); got == model[k] {
+					t.Fatalf("width %d: add(%v) = %v with the tuple in the model %v", w, k[:w], got, model[k])
+				}
+				model[k] = true
+				q := tuple()
+				a, b := has(q)
+				if a != model[q] || b != model[q] {
+					t.Fatalf("width %d: has(%v) = %v (packed), %v (HasN); the model %v", w, q[:w], a, b, model[q])
+				}
+			}
+			if int(r.N) != len(model) {
+				t.Fatalf("width %d: %d rows, the model %d", w, r.N, len(model))
+			}
+			if round%2 == 1 {
+				r.Clear()
+				clear(model)
+			}
+		}
+	}
+}
