@@ -347,9 +347,8 @@ func (e *Engine) SetState(s *State) {
 func (e *Engine) push(f int32) {
 	st := e.S
 	if r := e.TrueRel[st.Fk[f]]; r != nil {
-		t := append(e.tup[:0], st.ArgsOf(f)...)
 		e.rowOf[f] = r.N
-		r.Push(append(t, f))
+		r.pushFact(st.ArgsOf(f), f)
 	}
 }
 

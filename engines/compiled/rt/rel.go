@@ -383,6 +383,31 @@ func (r *Rel) Push(t []int32) {
 	}
 }
 
+// pushFact is Push of the row args + f (a true relation's row: the
+// fact's arguments, then the fact), its few values copied one by one
+// rather than by two appends, each a call to memmove.
+func (r *Rel) pushFact(args []int32, f int32) {
+	Work++
+	row := r.N
+	n := len(r.Data)
+	if cap(r.Data)-n < len(args)+1 {
+		r.Data = append(r.Data[:cap(r.Data)], make([]int32, max(len(args)+1, cap(r.Data)))...)
+	}
+	r.Data = r.Data[:n+len(args)+1]
+	d := r.Data[n:]
+	for i, a := range args {
+		d[i] = a
+	}
+	d[len(args)] = f
+	r.N++
+	Cells += int64(r.W)
+	for _, ix := range r.Ix {
+		if !ix.stale {
+			ix.insert(r, row)
+		}
+	}
+}
+
 // Reset empties a relation filled by Push.
 func (r *Rel) Reset() {
 	Cells -= int64(r.N) * int64(r.W)
