@@ -167,7 +167,7 @@ const maxBitSet = 1 << 18
 // Freeze gives a static relation of width 2 or more, once computed, a bit
 // set when its columns' values are few enough (their product under
 // maxBitSet, each a term id under 1<<16), and each of its indexes whose key
-// columns' values are few enough an array by them (denseIndex).
+// columns' values are few enough an array by them (Index.freeze).
 func (r *Rel) Freeze() {
 	r.unfreeze()
 	if r.W < 2 || r.N == 0 {
@@ -623,8 +623,12 @@ type Index struct {
 	Next []int32
 	prev []int32 // in a removable relation: the row before in the chain, or -1
 	head []int32
-	mask uint32
-	keys int
+	// hkeys, beside head: the packed key of the slot's key (packTuple,
+	// hashed by hashKey), or 0 for a key that does not pack (hashed by
+	// keyHash): a key is found without reading its rows
+	hkeys []uint64
+	mask  uint32
+	keys  int
 	// stale is set when the relation is cleared: the index is rebuilt
 	// when it is next used, so an index no question of a state needs
 	// costs nothing
@@ -703,7 +707,7 @@ const maxDirect = 1 << 22
 
 // AddIndex adds an index on cols; it must be called while r is empty.
 func (r *Rel) AddIndex(cols ...int32) *Index {
-	ix := &Index{Cols: cols, head: make([]int32, 16), mask: 15, direct: len(cols) == 1, gen: 1}
+	ix := &Index{Cols: cols, head: make([]int32, 16), hkeys: make([]uint64, 16), mask: 15, direct: len(cols) == 1, gen: 1}
 	r.Ix = append(r.Ix, ix)
 	return ix
 }
@@ -715,6 +719,45 @@ func (ix *Index) keyHash(r *Rel, row int32) uint32 {
 		h = mix(h, d[c])
 	}
 	return fin(h)
+}
+
+// rowKey returns the packed key of row's indexed columns (0 where they do
+// not pack) and the key's hash.
+func (ix *Index) rowKey(r *Rel, row int32) (uint64, uint32) {
+	if len(ix.Cols) <= 4 {
+		d := r.Data[row*r.W:]
+		k := uint64(1) << 63
+		for j, c := range ix.Cols {
+			v := d[c]
+			if uint32(v) >= 1<<15 {
+				return 0, ix.keyHash(r, row)
+			}
+			k |= uint64(v) << (15 * j)
+		}
+		return k, hashKey(k)
+	}
+	return 0, ix.keyHash(r, row)
+}
+
+// slotHash returns the hash of the key at slot i.
+func (ix *Index) slotHash(r *Rel, i uint32) uint32 {
+	if k := ix.hkeys[i]; k != 0 {
+		return hashKey(k)
+	}
+	return ix.keyHash(r, ix.head[i]-1)
+}
+
+// probe returns the newest row of packed key k, or -1.
+func (ix *Index) probe(k uint64) int32 {
+	for i := hashKey(k) & ix.mask; ; i = (i + 1) & ix.mask {
+		e := ix.head[i]
+		if e == 0 {
+			return -1
+		}
+		if ix.hkeys[i] == k {
+			return e - 1
+		}
+	}
 }
 
 func (ix *Index) sameKey(r *Rel, a, b int32) bool {
@@ -767,10 +810,12 @@ func (ix *Index) insert(r *Rel, row int32) {
 		return
 	}
 	ix.Next = append(ix.Next, -1)
-	for i := ix.keyHash(r, row) & ix.mask; ; i = (i + 1) & ix.mask {
+	key, h := ix.rowKey(r, row)
+	for i := h & ix.mask; ; i = (i + 1) & ix.mask {
 		e := ix.head[i]
 		if e == 0 {
 			ix.head[i] = row + 1
+			ix.hkeys[i] = key
 			ix.keys++
 			if r.removable {
 				ix.link(-1, row)
@@ -780,7 +825,7 @@ func (ix *Index) insert(r *Rel, row int32) {
 			}
 			return
 		}
-		if ix.sameKey(r, e-1, row) {
+		if ix.hkeys[i] == key && (key != 0 || ix.sameKey(r, e-1, row)) {
 			ix.Next[row] = e - 1
 			ix.head[i] = row + 1
 			if r.removable {
@@ -803,7 +848,8 @@ func (ix *Index) link(next, row int32) {
 // headSlot returns the slot of a hash index's head that holds row + 1, a
 // row at the head of its chain.
 func (ix *Index) headSlot(r *Rel, row int32) uint32 {
-	i := ix.keyHash(r, row) & ix.mask
+	_, h := ix.rowKey(r, row)
+	i := h & ix.mask
 	for ix.head[i] != row+1 {
 		i = (i + 1) & ix.mask
 	}
@@ -833,11 +879,11 @@ func (ix *Index) unlink(r *Rel, row int32) {
 	}
 	// backward shift deletion (Knuth's algorithm R)
 	for j := (i + 1) & ix.mask; ix.head[j] != 0; j = (j + 1) & ix.mask {
-		h := ix.keyHash(r, ix.head[j]-1) & ix.mask
+		h := ix.slotHash(r, j) & ix.mask
 		// the entry at j may fill i unless its home h lies cyclically
 		// in (i, j]
 		if (j > i && (h <= i || h > j)) || (j < i && h <= i && h > j) {
-			ix.head[i] = ix.head[j]
+			ix.head[i], ix.hkeys[i] = ix.head[j], ix.hkeys[j]
 			i = j
 		}
 	}
@@ -864,18 +910,24 @@ func (ix *Index) move(r *Rel, from, to int32) {
 }
 
 func (ix *Index) grow(r *Rel) {
-	old := ix.head
+	old, oldKeys := ix.head, ix.hkeys
 	ix.head = make([]int32, 2*len(old))
+	ix.hkeys = make([]uint64, 2*len(old))
 	ix.mask = uint32(len(ix.head) - 1)
-	for _, e := range old {
+	for j, e := range old {
 		if e == 0 {
 			continue
 		}
-		i := ix.keyHash(r, e-1) & ix.mask
+		k := oldKeys[j]
+		h := hashKey(k)
+		if k == 0 {
+			h = ix.keyHash(r, e-1)
+		}
+		i := h & ix.mask
 		for ix.head[i] != 0 {
 			i = (i + 1) & ix.mask
 		}
-		ix.head[i] = e
+		ix.head[i], ix.hkeys[i] = e, k
 	}
 }
 
@@ -920,6 +972,9 @@ func (ix *Index) FindN(r *Rel, key []int32) int32 {
 	if ix.stale {
 		ix.rebuild(r)
 	}
+	if k, ok := packTuple(key); ok {
+		return ix.probe(k)
+	}
 	for i := hashTuple(key) & ix.mask; ; i = (i + 1) & ix.mask {
 		e := ix.head[i]
 		if e == 0 {
@@ -943,6 +998,9 @@ func (ix *Index) Find1(r *Rel, a int32) int32 {
 		}
 		return -1
 	}
+	if uint32(a) < 1<<15 {
+		return ix.probe(1<<63 | uint64(a))
+	}
 	c := ix.Cols[0]
 	for i := fin(mix(0x811C9DC5, a)) & ix.mask; ; i = (i + 1) & ix.mask {
 		e := ix.head[i]
@@ -963,6 +1021,9 @@ func (ix *Index) Find2(r *Rel, a, b int32) int32 {
 	}
 	if ix.stale {
 		ix.rebuild(r)
+	}
+	if uint32(a)|uint32(b) < 1<<15 {
+		return ix.probe(1<<63 | uint64(a) | uint64(b)<<15)
 	}
 	c0, c1 := ix.Cols[0], ix.Cols[1]
 	for i := fin(mix(mix(0x811C9DC5, a), b)) & ix.mask; ; i = (i + 1) & ix.mask {
@@ -986,6 +1047,9 @@ func (ix *Index) Find3(r *Rel, a, b, c int32) int32 {
 	if ix.stale {
 		ix.rebuild(r)
 	}
+	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
+		return ix.probe(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30)
+	}
 	c0, c1, c2 := ix.Cols[0], ix.Cols[1], ix.Cols[2]
 	for i := fin(mix(mix(mix(0x811C9DC5, a), b), c)) & ix.mask; ; i = (i + 1) & ix.mask {
 		e := ix.head[i]
@@ -1007,6 +1071,9 @@ func (ix *Index) Find4(r *Rel, a, b, c, d int32) int32 {
 	}
 	if ix.stale {
 		ix.rebuild(r)
+	}
+	if uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<15 {
+		return ix.probe(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30 | uint64(d)<<45)
 	}
 	c0, c1, c2, c3 := ix.Cols[0], ix.Cols[1], ix.Cols[2], ix.Cols[3]
 	for i := fin(mix(mix(mix(mix(0x811C9DC5, a), b), c), d)) & ix.mask; ; i = (i + 1) & ix.mask {
