@@ -1395,7 +1395,7 @@ func (em *emitter) expr(t *gdl.Term, intern bool) string {
 	if intern {
 		op = "Intern"
 	}
-	if len(args) <= 4 {
+	if len(args) <= 5 {
 		return fmt.Sprintf("S.%s%d(%d, %s)", op, len(args), fk, strings.Join(args, ", "))
 	}
 	return fmt.Sprintf("S.%sN(%d, []int32{%s})", op, fk, strings.Join(args, ", "))
@@ -1432,7 +1432,7 @@ func (em *emitter) auxExpr(t *gdl.Term) (string, bool) {
 			args[i] = build(a)
 		}
 		fk := em.gen.functor(t.Name, len(t.Args))
-		if len(args) <= 4 {
+		if len(args) <= 5 {
 			return fmt.Sprintf("S.Intern%d(%d, %s)", len(args), fk, strings.Join(args, ", "))
 		}
 		return fmt.Sprintf("S.InternN(%d, []int32{%s})", fk, strings.Join(args, ", "))

@@ -247,7 +247,8 @@ func TestClearOnceLargeRelation(t *testing.T) {
 
 // TestStorePackedArities interns terms of one to five arguments, with
 // functors and arguments on both sides of the packed keys' limits (three
-// arguments: functor 2^15, arguments 2^16; four: 2^11 and 2^13), through
+// arguments: functor 2^15, arguments 2^16; four: 2^11 and 2^13; five: 2^7
+// and 2^9), through
 // InternN and the fixed-arity helpers, and finds each again by every way
 // in: terms of different functors or arities never share an id.
 func TestStorePackedArities(t *testing.T) {
@@ -261,11 +262,11 @@ func TestStorePackedArities(t *testing.T) {
 		// arity 4 for functor 1, 3 for 16: keys that would meet without
 		// the four-argument layout's marker bit
 		s.AddFunctor(0, []int32{1, 4, 3, 2, 5, 1, 2}[fk%7])
-		if fk < 8 || fk == 16 || fk > 1<<11-3 && fk < 1<<11+3 || fk > 1<<15-3 {
+		if fk < 8 || fk == 16 || fk > 1<<7-6 && fk < 1<<7+4 || fk > 1<<11-3 && fk < 1<<11+3 || fk > 1<<15-3 {
 			fks = append(fks, fk)
 		}
 	}
-	vals := []int32{0, 1, 7, 1<<13 - 1, 1 << 13, 1<<16 - 1, 1 << 16}
+	vals := []int32{0, 1, 7, 1<<9 - 1, 1 << 9, 1<<13 - 1, 1 << 13, 1<<16 - 1, 1 << 16}
 	type term struct {
 		fk   int32
 		args [5]int32
@@ -292,6 +293,8 @@ func TestStorePackedArities(t *testing.T) {
 				id = s.Intern3(fk, args[0], args[1], args[2])
 			case ar == 4 && i%2 == 0:
 				id = s.Intern4(fk, args[0], args[1], args[2], args[3])
+			case ar == 5 && i%2 == 0:
+				id = s.Intern5(fk, args[0], args[1], args[2], args[3], args[4])
 			default:
 				id = s.InternN(fk, args)
 			}
@@ -321,6 +324,8 @@ func TestStorePackedArities(t *testing.T) {
 			got = min(got, s.Lookup3(tm.fk, args[0], args[1], args[2]))
 		case 4:
 			got = min(got, s.Lookup4(tm.fk, args[0], args[1], args[2], args[3]))
+		case 5:
+			got = min(got, s.Lookup5(tm.fk, args[0], args[1], args[2], args[3], args[4]))
 		}
 		if got != id || s.InternN(tm.fk, args) != id {
 			t.Fatalf("%v: interned as %d, found as %d", tm, id, got)

@@ -77,9 +77,19 @@ func fin(h uint32) uint32 {
 // says it cannot (ok false): with at most three arguments, the functor
 // under 1<<15 and each argument under 1<<16 (bit 63 clear); with four,
 // the functor under 1<<11 and each argument under 1<<13 (bit 63 set, so
-// that the two layouts never meet).
+// that the two layouts never meet); with five, the functor under 1<<7 and
+// each argument under 1<<9 (bit 63 set and bits 52-62, where four
+// arguments have their functor, never 0, clear).
 func pack(fk int32, args []int32) (key uint64, ok bool) {
 	switch len(args) {
+	case 5:
+		if uint32(fk) >= 1<<7 {
+			return 0, false
+		}
+		if uint32(args[0])|uint32(args[1])|uint32(args[2])|uint32(args[3])|uint32(args[4]) >= 1<<9 {
+			return 0, false
+		}
+		return key5(fk, args[0], args[1], args[2], args[3], args[4]), true
 	case 4:
 		if uint32(fk) >= 1<<11 {
 			return 0, false
@@ -109,6 +119,11 @@ func pack(fk int32, args []int32) (key uint64, ok bool) {
 // key4 is pack's key of four arguments, in range.
 func key4(fk, a, b, c, d int32) uint64 {
 	return 1<<63 | uint64(fk)<<52 | uint64(a)<<39 | uint64(b)<<26 | uint64(c)<<13 | uint64(d)
+}
+
+// key5 is pack's key of five arguments, in range.
+func key5(fk, a, b, c, d, e int32) uint64 {
+	return 1<<63 | uint64(fk)<<45 | uint64(a)<<36 | uint64(b)<<27 | uint64(c)<<18 | uint64(d)<<9 | uint64(e)
 }
 
 func hashKey(key uint64) uint32 {
@@ -274,6 +289,17 @@ func (s *Store) Intern4(fk, a, b, c, d int32) int32 {
 	return s.InternN(fk, t[:])
 }
 
+// Intern5 is InternN for five arguments.
+func (s *Store) Intern5(fk, a, b, c, d, e int32) int32 {
+	if uint32(fk) < 1<<7 && uint32(a)|uint32(b)|uint32(c)|uint32(d)|uint32(e) < 1<<9 {
+		if i, ok := s.findKey(key5(fk, a, b, c, d, e)); ok {
+			return s.table[i] - 1
+		}
+	}
+	t := [5]int32{a, b, c, d, e}
+	return s.InternN(fk, t[:])
+}
+
 // Lookup1 is LookupN for one argument.
 func (s *Store) Lookup1(fk, a int32) int32 {
 	if uint32(fk) < 1<<15 && uint32(a) < 1<<16 {
@@ -319,6 +345,18 @@ func (s *Store) Lookup4(fk, a, b, c, d int32) int32 {
 		return -1
 	}
 	t := [4]int32{a, b, c, d}
+	return s.LookupN(fk, t[:])
+}
+
+// Lookup5 is LookupN for five arguments.
+func (s *Store) Lookup5(fk, a, b, c, d, e int32) int32 {
+	if uint32(fk) < 1<<7 && uint32(a)|uint32(b)|uint32(c)|uint32(d)|uint32(e) < 1<<9 {
+		if i, ok := s.findKey(key5(fk, a, b, c, d, e)); ok {
+			return s.table[i] - 1
+		}
+		return -1
+	}
+	t := [5]int32{a, b, c, d, e}
 	return s.LookupN(fk, t[:])
 }
 
