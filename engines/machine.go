@@ -51,8 +51,9 @@ type Machine interface {
 // legal[rng.IntN(len(legal))] from its legal moves in the order Legal
 // returns them, then the next state; at the terminal state the goals of
 // every role, written to goals.
-// stop, when not nil, is asked before every 64th step (step&63 == 63, as
-// rollout.Run does) and ends the rollout unfinished when it says so. steps
+// stop, when not nil, is asked before every step (as rollout.Run does;
+// protocol.Clock reads the time only every few) and ends the rollout
+// unfinished when it says so. steps
 // counts the state changes played, finished or not. enginetest checks the
 // equivalence for every engine that has one.
 type Roller interface {

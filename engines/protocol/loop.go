@@ -15,9 +15,9 @@ type Stats struct {
 }
 
 // Play plays rollout r (counted from 0) of a run and returns its state
-// changes, finished or not. stop, when not nil, is to be asked every 64
-// steps (before step 63, 127, ...); when it says the time is over, the
-// rollout ends unfinished with stopped set.
+// changes, finished or not. stop, when not nil, is to be asked before
+// every step; when it says the time is over, the rollout ends unfinished
+// with stopped set.
 type Play func(r int64, stop func() bool) (steps int64, stopped bool, err error)
 
 // Loop plays rollouts one after another with play: until c says the time
@@ -60,12 +60,14 @@ func Loop(c *Clock, n int64, play Play) (Stats, error) {
 // all its rollouts.
 func TimedRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
 
-// Clock tells a timed run when its time is over. Within a rollout it is
-// read every 64 steps (Over). Between rollouts (OverBetween) it is read only
-// every few rollouts, as many as take about a quarter of a millisecond (a
-// read costs as much as a few state changes of a fast engine on a small
-// game), and at least every 64 state changes: a run ends at most 64 steps
-// late.
+// Clock tells a timed run when its time is over. Within a rollout (Over,
+// asked before every step) and between rollouts (OverBetween) it is read
+// only every few times it is asked, as many as take about a quarter of a
+// millisecond (a read costs as much as a few state changes of a fast
+// engine on a small game): within a rollout at most every 64 steps,
+// between rollouts at least every 64 state changes. A run ends at most 64
+// steps late, and at most a step or two late where steps are slow (a
+// second each on a few games, where 64 steps were a minute).
 type Clock struct {
 	now       func() time.Time
 	start     time.Time // wall time when the clock was made
@@ -73,6 +75,9 @@ type Clock struct {
 	every, n  int
 	last      time.Time
 	lastSteps int64
+	// Over's reads: every inEvery-th time it is asked
+	inEvery, inN int
+	inLast       time.Time
 }
 
 // Start is the wall time when the clock was made: a run's time counts
@@ -85,12 +90,29 @@ func NewClock(d time.Duration) *Clock { return NewClockFunc(time.Now, d) }
 // NewClockFunc returns the clock of a run of d that reads the time with
 // now (a test's counterfeit time).
 func NewClockFunc(now func() time.Time, d time.Duration) *Clock {
-	return &Clock{now: now, start: time.Now(), deadline: now().Add(d), every: 1}
+	return &Clock{now: now, start: time.Now(), deadline: now().Add(d), every: 1, inEvery: 1}
 }
 
-// Over reports whether the time is over; it reads the clock.
+// maxWithin bounds the steps between two reads of the clock within a
+// rollout.
+const maxWithin = 64
+
+// Over is asked before every step of a rollout and reports whether the
+// time is over; it reads the clock only when it is time to.
 func (c *Clock) Over() bool {
-	return c.now().After(c.deadline)
+	if c.inN++; c.inN < c.inEvery {
+		return false
+	}
+	c.inN = 0
+	now := c.now()
+	switch d := now.Sub(c.inLast); {
+	case d < 250*time.Microsecond && c.inEvery < maxWithin:
+		c.inEvery *= 2
+	case d > time.Millisecond && c.inEvery > 1:
+		c.inEvery /= 2
+	}
+	c.inLast = now
+	return now.After(c.deadline)
 }
 
 // OverBetween is asked after each finished rollout, with the state changes

@@ -180,6 +180,29 @@ func TestClockReadsMoreOftenWhenSlow(t *testing.T) {
 	assert.Equal(t, 1, c.every)
 }
 
+// Within a rollout (Over, asked before every step) the clock is read every
+// 64 steps where steps are fast, and after every step where they are slow:
+// a run of slow steps (a second each on a few games) stops a step after
+// its time is over, not 64 steps.
+func TestClockWithinRollouts(t *testing.T) {
+	now := time.Unix(0, 0)
+	reads := 0
+	step := time.Microsecond // the time a read finds passed since the last
+	c := NewClockFunc(func() time.Time { reads++; now = now.Add(step); return now }, time.Hour)
+	for range 64_000 {
+		require.False(t, c.Over())
+	}
+	assert.Equal(t, maxWithin, c.inEvery)
+	assert.Less(t, reads, 64_000/maxWithin+20, "fast steps: a read every 64 steps")
+	step = time.Second
+	for range 200 {
+		c.Over()
+	}
+	assert.Equal(t, 1, c.inEvery, "slow steps: a read after every step")
+	c.deadline = now.Add(time.Second / 2)
+	assert.True(t, c.Over(), "the time is over at the next step")
+}
+
 func TestLoop(t *testing.T) {
 	t.Run("n rollouts", func(t *testing.T) {
 		var seen []int64

@@ -193,7 +193,7 @@ func Playout(m engines.Machine, rng *rand.Rand, stop func() bool, goals []int) (
 // playout plays one rollout of m, choosing each role's move with choose, and
 // counts its state changes in steps; the goals of its terminal state go to
 // goals. With maxSteps > 0, a rollout longer than that is a game error;
-// stop, when not nil, is asked every 64 steps and ends the rollout
+// stop, when not nil, is asked before every step and ends the rollout
 // unfinished when it says so. It is the hot loop of every engine without
 // an own (engines.Roller); the compiled runtime's is its twin over native
 // states.
@@ -203,7 +203,7 @@ func playout(m engines.Machine, joint []engines.Move, choose func(role int, lega
 		return false, err
 	}
 	for step := 0; ; step++ {
-		if stop != nil && step&63 == 63 && stop() {
+		if stop != nil && stop() {
 			return true, nil
 		}
 		if maxSteps > 0 && step >= maxSteps {

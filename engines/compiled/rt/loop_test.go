@@ -112,9 +112,9 @@ func (l *readLog) now() time.Time {
 // TestTimedLoopIsRolloutRun pins the compiled program's timed loop to
 // rollout.Run's: on the same engine, with a time that advances only when
 // it is read, both read the clock as often, play the same rollouts and
-// stop at the same step, for rollouts shorter and longer than the 64 steps
-// between two reads within a rollout. (Before protocol.Loop, the program
-// read the clock after every rollout, rollout.Run adaptively.)
+// stop at the same step, for rollouts shorter and longer than the up to 64
+// steps between two reads within a rollout. (Before protocol.Loop, the
+// program read the clock after every rollout, rollout.Run adaptively.)
 func TestTimedLoopIsRolloutRun(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -212,15 +212,15 @@ func (e *Engine) runFixed(n int, seed uint64) (protocol.Stats, error) {
 // playout is rollout's playout over this engine's states, the hot loop of
 // a run: one rollout, each role's move chosen by choose, its state changes
 // counted in steps. With maxSteps > 0, a rollout longer than that is a game
-// error; stop, when not nil, is asked every 64 steps and ends the rollout
-// unfinished when it says so.
+// error; stop, when not nil, is asked before every step and ends the
+// rollout unfinished when it says so.
 func (e *Engine) playout(joint []int32, choose func(role int, legal []int32) int32, maxSteps int, stop func() bool, steps *int64) (stopped bool, err error) {
 	s, err := e.Initial()
 	if err != nil {
 		return false, err
 	}
 	for step := 0; ; step++ {
-		if stop != nil && step&63 == 63 && stop() {
+		if stop != nil && stop() {
 			return true, nil
 		}
 		if maxSteps > 0 && step >= maxSteps {
