@@ -424,9 +424,17 @@ func (e *Engine) setMoves(joint []int32) {
 // Initial returns the initial state.
 func (e *Engine) Initial() (s *State, err error) {
 	defer e.guard(&err)
+	return e.initial(), nil
+}
+
+// initial, terminal, legal, next and goals are the questions without the
+// guard that turns a game error's panic into the error returned: the
+// methods of the same names add it, a rollout (playout) has one of its
+// own.
+func (e *Engine) initial() *State {
 	e.SetState(e.empty)
 	e.ensure(e.QInit)
-	return e.newState(e.InitRel), nil
+	return e.newState(e.InitRel)
 }
 
 func (e *Engine) newState(r *Rel) *State {
@@ -460,23 +468,31 @@ func (e *Engine) newStateC(r *CRel) *State {
 // Terminal reports whether s is terminal.
 func (e *Engine) Terminal(s *State) (term bool, err error) {
 	defer e.guard(&err)
+	return e.terminal(s), nil
+}
+
+func (e *Engine) terminal(s *State) bool {
 	e.SetState(s)
 	if in := e.Inc; in != nil {
 		e.incEnsure(in.QTerminal)
 		if in.Term != nil {
-			return in.Term.Live() > 0, nil
+			return in.Term.Live() > 0
 		}
 	}
 	e.ensure(e.QTerminal)
-	return e.TermRel.N > 0, nil
+	return e.TermRel.N > 0
 }
 
 // Legal returns the legal moves of role in s, in the engine's order; the
 // slice is reused by the next call for the same role.
 func (e *Engine) Legal(s *State, role int) (moves []int32, err error) {
 	defer e.guard(&err)
+	return e.legal(s, role)
+}
+
+func (e *Engine) legal(s *State, role int) ([]int32, error) {
 	e.SetState(s)
-	moves = e.moves[role][:0]
+	moves := e.moves[role][:0]
 	if e.Inc != nil {
 		e.incEnsure(e.Inc.QLegal)
 	}
@@ -512,24 +528,33 @@ func (e *Engine) Next(s *State, joint []int32) (next *State, err error) {
 		}
 	}
 	defer e.guard(&err)
+	return e.next(s, joint), nil
+}
+
+// next is Next for a joint move known to be made of terms.
+func (e *Engine) next(s *State, joint []int32) *State {
 	e.SetState(s)
 	e.setMoves(joint)
 	if in := e.Inc; in != nil {
 		e.incEnsure(in.QNext)
 		switch {
 		case in.Next != nil:
-			return e.newStateC(in.Next), nil
+			return e.newStateC(in.Next)
 		case in.NextState != nil:
-			return e.newStateUnion(in.NextState, e.NextRel), nil
+			return e.newStateUnion(in.NextState, e.NextRel)
 		}
 	}
 	e.ensure(e.QNext)
-	return e.newState(e.NextRel), nil
+	return e.newState(e.NextRel)
 }
 
 // Goals returns each role's goal value in s.
 func (e *Engine) Goals(s *State) (goals []int, err error) {
 	defer e.guard(&err)
+	return e.goals(s)
+}
+
+func (e *Engine) goals(s *State) ([]int, error) {
 	e.SetState(s)
 	in := e.Inc
 	if in != nil {
@@ -539,7 +564,7 @@ func (e *Engine) Goals(s *State) (goals []int, err error) {
 		}
 	}
 	e.ensure(e.QGoal)
-	goals = make([]int, len(e.Roles))
+	goals := make([]int, len(e.Roles))
 	r := e.GoalRel
 	for i, role := range e.Roles {
 		var vals []int32

@@ -215,10 +215,8 @@ func (e *Engine) runFixed(n int, seed uint64) (protocol.Stats, error) {
 // error; stop, when not nil, is asked before every step and ends the
 // rollout unfinished when it says so.
 func (e *Engine) playout(joint []int32, choose func(role int, legal []int32) int32, maxSteps int, stop func() bool, steps *int64) (stopped bool, err error) {
-	s, err := e.Initial()
-	if err != nil {
-		return false, err
-	}
+	defer e.guard(&err) // one for the rollout, not one per question
+	s := e.initial()
 	for step := 0; ; step++ {
 		if stop != nil && stop() {
 			return true, nil
@@ -226,26 +224,20 @@ func (e *Engine) playout(joint []int32, choose func(role int, legal []int32) int
 		if maxSteps > 0 && step >= maxSteps {
 			return false, protocol.Errorf(protocol.ResourceLimit, "a rollout did not end within %d steps", maxSteps)
 		}
-		term, err := e.Terminal(s)
-		if err != nil {
-			return false, err
-		}
-		if term {
+		if e.terminal(s) {
 			break
 		}
 		for r := range joint {
-			legal, err := e.Legal(s, r)
+			legal, err := e.legal(s, r)
 			if err != nil {
 				return false, err
 			}
 			joint[r] = choose(r, legal)
 		}
-		if s, err = e.Next(s, joint); err != nil {
-			return false, err
-		}
+		s = e.next(s, joint)
 		*steps++
 	}
-	_, err = e.Goals(s)
+	_, err = e.goals(s)
 	return false, err
 }
 
