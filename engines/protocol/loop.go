@@ -72,12 +72,35 @@ type Clock struct {
 	now       func() time.Time
 	start     time.Time // wall time when the clock was made
 	deadline  time.Time
-	every, n  int
-	last      time.Time
+	between   pace // OverBetween's reads
 	lastSteps int64
-	// Over's reads: every inEvery-th time it is asked
-	inEvery, inN int
-	inLast       time.Time
+	within    pace // Over's reads
+}
+
+// pace spaces a clock's reads: every every-th ask reads it, and every
+// doubles (up to max) while the reads come under a quarter of a
+// millisecond apart and halves while they come over a millisecond apart.
+type pace struct {
+	every, n, max int
+	last          time.Time
+}
+
+// tick counts an ask and reports whether it is time to read.
+func (p *pace) tick() bool {
+	p.n++
+	return p.n >= p.every
+}
+
+// read records a read of the clock at now.
+func (p *pace) read(now time.Time) {
+	p.n = 0
+	switch d := now.Sub(p.last); {
+	case d < 250*time.Microsecond && p.every < p.max:
+		p.every *= 2
+	case d > time.Millisecond && p.every > 1:
+		p.every /= 2
+	}
+	p.last = now
 }
 
 // Start is the wall time when the clock was made: a run's time counts
@@ -90,46 +113,37 @@ func NewClock(d time.Duration) *Clock { return NewClockFunc(time.Now, d) }
 // NewClockFunc returns the clock of a run of d that reads the time with
 // now (a test's counterfeit time).
 func NewClockFunc(now func() time.Time, d time.Duration) *Clock {
-	return &Clock{now: now, start: time.Now(), deadline: now().Add(d), every: 1, inEvery: 1}
+	return &Clock{now: now, start: time.Now(), deadline: now().Add(d),
+		between: pace{every: 1, max: maxBetween}, within: pace{every: 1, max: maxWithin}}
 }
 
 // maxWithin bounds the steps between two reads of the clock within a
-// rollout.
-const maxWithin = 64
+// rollout, maxBetween the rollouts between two reads after rollouts.
+const (
+	maxWithin  = 64
+	maxBetween = 1 << 12
+)
 
 // Over is asked before every step of a rollout and reports whether the
 // time is over; it reads the clock only when it is time to.
 func (c *Clock) Over() bool {
-	if c.inN++; c.inN < c.inEvery {
+	if !c.within.tick() {
 		return false
 	}
-	c.inN = 0
 	now := c.now()
-	switch d := now.Sub(c.inLast); {
-	case d < 250*time.Microsecond && c.inEvery < maxWithin:
-		c.inEvery *= 2
-	case d > time.Millisecond && c.inEvery > 1:
-		c.inEvery /= 2
-	}
-	c.inLast = now
+	c.within.read(now)
 	return now.After(c.deadline)
 }
 
 // OverBetween is asked after each finished rollout, with the state changes
 // so far; it reads the clock only when it is time to.
 func (c *Clock) OverBetween(steps int64) bool {
-	if c.n++; c.n < c.every && steps-c.lastSteps < 64 {
+	if !c.between.tick() && steps-c.lastSteps < 64 {
 		return false
 	}
-	c.n, c.lastSteps = 0, steps
+	c.lastSteps = steps
 	now := c.now()
-	switch d := now.Sub(c.last); {
-	case d < 250*time.Microsecond && c.every < 1<<12:
-		c.every *= 2
-	case d > time.Millisecond && c.every > 1:
-		c.every /= 2
-	}
-	c.last = now
+	c.between.read(now)
 	return now.After(c.deadline)
 }
 

@@ -152,7 +152,7 @@ func TestClockStopsWithin64Steps(t *testing.T) {
 	for range 10_000 { // fast zero-step rollouts: the reads grow rare
 		assert.False(t, c.OverBetween(steps))
 	}
-	assert.Greater(t, c.every, 64)
+	assert.Greater(t, c.between.every, 64)
 	c.deadline = time.Now().Add(-time.Second)
 	stopped := false
 	for i := 0; i < 8 && !stopped; i++ {
@@ -171,13 +171,13 @@ func TestClockReadsMoreOftenWhenSlow(t *testing.T) {
 	for range 1000 {
 		c.OverBetween(0)
 	}
-	fast := c.every
+	fast := c.between.every
 	step = 10 * time.Millisecond
 	for range 1000 {
 		c.OverBetween(0)
 	}
 	assert.Greater(t, fast, 1)
-	assert.Equal(t, 1, c.every)
+	assert.Equal(t, 1, c.between.every)
 }
 
 // Within a rollout (Over, asked before every step) the clock is read every
@@ -192,13 +192,13 @@ func TestClockWithinRollouts(t *testing.T) {
 	for range 64_000 {
 		require.False(t, c.Over())
 	}
-	assert.Equal(t, maxWithin, c.inEvery)
+	assert.Equal(t, maxWithin, c.within.every)
 	assert.Less(t, reads, 64_000/maxWithin+20, "fast steps: a read every 64 steps")
 	step = time.Second
 	for range 200 {
 		c.Over()
 	}
-	assert.Equal(t, 1, c.inEvery, "slow steps: a read after every step")
+	assert.Equal(t, 1, c.within.every, "slow steps: a read after every step")
 	c.deadline = now.Add(time.Second / 2)
 	assert.True(t, c.Over(), "the time is over at the next step")
 }

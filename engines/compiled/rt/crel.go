@@ -156,7 +156,7 @@ func (r *CRel) HasOld0() bool { return r.has0(StOld) }
 func (r *CRel) HasNew1(a int32) bool {
 	if uint32(a) < 1<<15 {
 		Work++
-		row := r.rowByKey(1<<63 | uint64(a))
+		row := r.rowByKey(pack1(a))
 		return row >= 0 && r.St[row]&StNew != 0
 	}
 	t := [1]int32{a}
@@ -167,7 +167,7 @@ func (r *CRel) HasNew1(a int32) bool {
 func (r *CRel) HasOld1(a int32) bool {
 	if uint32(a) < 1<<15 {
 		Work++
-		row := r.rowByKey(1<<63 | uint64(a))
+		row := r.rowByKey(pack1(a))
 		return row >= 0 && r.St[row]&StOld != 0
 	}
 	t := [1]int32{a}
@@ -178,7 +178,7 @@ func (r *CRel) HasOld1(a int32) bool {
 func (r *CRel) HasNew2(a, b int32) bool {
 	if uint32(a)|uint32(b) < 1<<15 {
 		Work++
-		row := r.rowByKey(1<<63 | uint64(a) | uint64(b)<<15)
+		row := r.rowByKey(pack2(a, b))
 		return row >= 0 && r.St[row]&StNew != 0
 	}
 	t := [2]int32{a, b}
@@ -189,7 +189,7 @@ func (r *CRel) HasNew2(a, b int32) bool {
 func (r *CRel) HasOld2(a, b int32) bool {
 	if uint32(a)|uint32(b) < 1<<15 {
 		Work++
-		row := r.rowByKey(1<<63 | uint64(a) | uint64(b)<<15)
+		row := r.rowByKey(pack2(a, b))
 		return row >= 0 && r.St[row]&StOld != 0
 	}
 	t := [2]int32{a, b}
@@ -200,7 +200,7 @@ func (r *CRel) HasOld2(a, b int32) bool {
 func (r *CRel) HasNew3(a, b, c int32) bool {
 	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
 		Work++
-		row := r.rowByKey(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30)
+		row := r.rowByKey(pack3(a, b, c))
 		return row >= 0 && r.St[row]&StNew != 0
 	}
 	t := [3]int32{a, b, c}
@@ -211,7 +211,7 @@ func (r *CRel) HasNew3(a, b, c int32) bool {
 func (r *CRel) HasOld3(a, b, c int32) bool {
 	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
 		Work++
-		row := r.rowByKey(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30)
+		row := r.rowByKey(pack3(a, b, c))
 		return row >= 0 && r.St[row]&StOld != 0
 	}
 	t := [3]int32{a, b, c}
@@ -397,7 +397,7 @@ func (r *CRel) Count0(s int32) { r.count(nil, s) }
 // Count1 is CountN for width 1.
 func (r *CRel) Count1(a, s int32) {
 	if uint32(a) < 1<<15 {
-		if row := r.rowByKey(1<<63 | uint64(a)); row >= 0 {
+		if row := r.rowByKey(pack1(a)); row >= 0 {
 			r.bump(row, s)
 			return
 		}
@@ -409,7 +409,7 @@ func (r *CRel) Count1(a, s int32) {
 // Count2 is CountN for width 2.
 func (r *CRel) Count2(a, b, s int32) {
 	if uint32(a)|uint32(b) < 1<<15 {
-		if row := r.rowByKey(1<<63 | uint64(a) | uint64(b)<<15); row >= 0 {
+		if row := r.rowByKey(pack2(a, b)); row >= 0 {
 			r.bump(row, s)
 			return
 		}
@@ -421,7 +421,7 @@ func (r *CRel) Count2(a, b, s int32) {
 // Count3 is CountN for width 3.
 func (r *CRel) Count3(a, b, c, s int32) {
 	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
-		if row := r.rowByKey(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30); row >= 0 {
+		if row := r.rowByKey(pack3(a, b, c)); row >= 0 {
 			r.bump(row, s)
 			return
 		}

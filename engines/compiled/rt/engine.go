@@ -348,7 +348,7 @@ func (e *Engine) push(f int32) {
 	st := e.S
 	if r := e.TrueRel[st.Fk[f]]; r != nil {
 		e.rowOf[f] = r.N
-		r.pushFact(st.ArgsOf(f), f)
+		r.Push(st.ArgsOf(f), f)
 	}
 }
 

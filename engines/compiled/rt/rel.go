@@ -103,7 +103,8 @@ func eq(a, b []int32) bool {
 }
 
 // packTuple packs at most four values, each under 1<<15, with a marker
-// bit, so that a packed key is never 0.
+// bit, so that a packed key is never 0: value i at bit 15*i (pack2,
+// pack3 and pack4 are the same layout for values known to be in range).
 func packTuple(t []int32) (uint64, bool) {
 	if len(t) > 4 {
 		return 0, false
@@ -116,6 +117,13 @@ func packTuple(t []int32) (uint64, bool) {
 		k |= uint64(v) << (15 * i)
 	}
 	return k, true
+}
+
+func pack1(a int32) uint64       { return 1<<63 | uint64(a) }
+func pack2(a, b int32) uint64    { return pack1(a) | uint64(b)<<15 }
+func pack3(a, b, c int32) uint64 { return pack2(a, b) | uint64(c)<<30 }
+func pack4(a, b, c, d int32) uint64 {
+	return pack3(a, b, c) | uint64(d)<<45
 }
 
 // slot returns the set slot of tuple t and whether it holds t.
@@ -259,7 +267,7 @@ func (r *Rel) Has1(a int32) bool {
 func (r *Rel) Has2(a, b int32) bool {
 	if r.bits == nil && uint32(a)|uint32(b) < 1<<15 {
 		Work++
-		_, ok := r.probe(1<<63 | uint64(a) | uint64(b)<<15)
+		_, ok := r.probe(pack2(a, b))
 		return ok
 	}
 	t := [2]int32{a, b}
@@ -270,7 +278,7 @@ func (r *Rel) Has2(a, b int32) bool {
 func (r *Rel) Has3(a, b, c int32) bool {
 	if r.bits == nil && uint32(a)|uint32(b)|uint32(c) < 1<<15 {
 		Work++
-		_, ok := r.probe(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30)
+		_, ok := r.probe(pack3(a, b, c))
 		return ok
 	}
 	t := [3]int32{a, b, c}
@@ -368,25 +376,11 @@ func (r *Rel) ScanDelta() int32 {
 	return r.Dhi
 }
 
-// Push appends a row that the caller knows is new, without the set:
-// a relation filled only by Push (true facts) is never asked Has.
-func (r *Rel) Push(t []int32) {
-	Work++
-	row := r.N
-	r.Data = append(r.Data, t...)
-	r.N++
-	Cells += int64(r.W)
-	for _, ix := range r.Ix {
-		if !ix.stale {
-			ix.insert(r, row)
-		}
-	}
-}
-
-// pushFact is Push of the row args + f (a true relation's row: the
-// fact's arguments, then the fact), its few values copied one by one
-// rather than by two appends, each a call to memmove.
-func (r *Rel) pushFact(args []int32, f int32) {
+// Push appends a row that the caller knows is new, without the set (a
+// relation filled only by Push, true facts, is never asked Has): the
+// fact f's arguments args, then f, copied value by value rather than by
+// two appends, each a call to memmove.
+func (r *Rel) Push(args []int32, f int32) {
 	Work++
 	row := r.N
 	n := len(r.Data)
@@ -457,7 +451,7 @@ func (r *Rel) Add2(a, b int32) bool {
 	t := [2]int32{a, b}
 	if uint32(a)|uint32(b) < 1<<15 {
 		Work++
-		key := 1<<63 | uint64(a) | uint64(b)<<15
+		key := pack2(a, b)
 		i, ok := r.probe(key)
 		if !ok {
 			r.addAt(i, key, t[:])
@@ -472,7 +466,7 @@ func (r *Rel) Add3(a, b, c int32) bool {
 	t := [3]int32{a, b, c}
 	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
 		Work++
-		key := 1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30
+		key := pack3(a, b, c)
 		i, ok := r.probe(key)
 		if !ok {
 			r.addAt(i, key, t[:])
@@ -721,8 +715,8 @@ func (ix *Index) keyHash(r *Rel, row int32) uint32 {
 	return fin(h)
 }
 
-// rowKey returns the packed key of row's indexed columns (0 where they do
-// not pack) and the key's hash.
+// rowKey returns the packed key of row's indexed columns (packTuple's
+// layout; 0 where they do not pack) and the key's hash.
 func (ix *Index) rowKey(r *Rel, row int32) (uint64, uint32) {
 	if len(ix.Cols) <= 4 {
 		d := r.Data[row*r.W:]
@@ -739,12 +733,12 @@ func (ix *Index) rowKey(r *Rel, row int32) (uint64, uint32) {
 	return 0, ix.keyHash(r, row)
 }
 
-// slotHash returns the hash of the key at slot i.
-func (ix *Index) slotHash(r *Rel, i uint32) uint32 {
-	if k := ix.hkeys[i]; k != 0 {
+// hashOf returns the hash of the key of row, k packed (or 0).
+func (ix *Index) hashOf(r *Rel, k uint64, row int32) uint32 {
+	if k != 0 {
 		return hashKey(k)
 	}
-	return ix.keyHash(r, ix.head[i]-1)
+	return ix.keyHash(r, row)
 }
 
 // probe returns the newest row of packed key k, or -1.
@@ -879,7 +873,7 @@ func (ix *Index) unlink(r *Rel, row int32) {
 	}
 	// backward shift deletion (Knuth's algorithm R)
 	for j := (i + 1) & ix.mask; ix.head[j] != 0; j = (j + 1) & ix.mask {
-		h := ix.slotHash(r, j) & ix.mask
+		h := ix.hashOf(r, ix.hkeys[j], ix.head[j]-1) & ix.mask
 		// the entry at j may fill i unless its home h lies cyclically
 		// in (i, j]
 		if (j > i && (h <= i || h > j)) || (j < i && h <= i && h > j) {
@@ -919,11 +913,7 @@ func (ix *Index) grow(r *Rel) {
 			continue
 		}
 		k := oldKeys[j]
-		h := hashKey(k)
-		if k == 0 {
-			h = ix.keyHash(r, e-1)
-		}
-		i := h & ix.mask
+		i := ix.hashOf(r, k, e-1) & ix.mask
 		for ix.head[i] != 0 {
 			i = (i + 1) & ix.mask
 		}
@@ -999,7 +989,7 @@ func (ix *Index) Find1(r *Rel, a int32) int32 {
 		return -1
 	}
 	if uint32(a) < 1<<15 {
-		return ix.probe(1<<63 | uint64(a))
+		return ix.probe(pack1(a))
 	}
 	c := ix.Cols[0]
 	for i := fin(mix(0x811C9DC5, a)) & ix.mask; ; i = (i + 1) & ix.mask {
@@ -1023,7 +1013,7 @@ func (ix *Index) Find2(r *Rel, a, b int32) int32 {
 		ix.rebuild(r)
 	}
 	if uint32(a)|uint32(b) < 1<<15 {
-		return ix.probe(1<<63 | uint64(a) | uint64(b)<<15)
+		return ix.probe(pack2(a, b))
 	}
 	c0, c1 := ix.Cols[0], ix.Cols[1]
 	for i := fin(mix(mix(0x811C9DC5, a), b)) & ix.mask; ; i = (i + 1) & ix.mask {
@@ -1048,7 +1038,7 @@ func (ix *Index) Find3(r *Rel, a, b, c int32) int32 {
 		ix.rebuild(r)
 	}
 	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
-		return ix.probe(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30)
+		return ix.probe(pack3(a, b, c))
 	}
 	c0, c1, c2 := ix.Cols[0], ix.Cols[1], ix.Cols[2]
 	for i := fin(mix(mix(mix(0x811C9DC5, a), b), c)) & ix.mask; ; i = (i + 1) & ix.mask {
@@ -1073,7 +1063,7 @@ func (ix *Index) Find4(r *Rel, a, b, c, d int32) int32 {
 		ix.rebuild(r)
 	}
 	if uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<15 {
-		return ix.probe(1<<63 | uint64(a) | uint64(b)<<15 | uint64(c)<<30 | uint64(d)<<45)
+		return ix.probe(pack4(a, b, c, d))
 	}
 	c0, c1, c2, c3 := ix.Cols[0], ix.Cols[1], ix.Cols[2], ix.Cols[3]
 	for i := fin(mix(mix(mix(mix(0x811C9DC5, a), b), c), d)) & ix.mask; ; i = (i + 1) & ix.mask {

@@ -33,7 +33,7 @@ func TestRelRemove(t *testing.T) {
 				for range rng.IntN(30) {
 					tu := [4]int32{val(6), val(40), val(30), next}
 					next++
-					r.Push(tu[:])
+					r.Push(tu[:3], tu[3])
 					model[tu[3]] = tu
 				}
 				for range rng.IntN(30) {
