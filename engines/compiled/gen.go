@@ -487,6 +487,9 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 	out, err := gen.emitProgram(version, rulesSHA)
 	if out != nil {
 		out.sizes = []sizeRun{gen.sizes.run}
+		if r := gen.sizes.run; !r.tuple {
+			out.stats += fmt.Sprintf(", sizes by the naive evaluation over %d states (the tuple prover's measure failed)", r.states)
+		}
 		if gen.sizes.run.timedOut {
 			out.stats += fmt.Sprintf(", size estimates cut by the time cap of %s after %d units of work (the program depends on the machine's speed)", gen.sizeLim.timeCap, gen.sizes.run.work)
 		}

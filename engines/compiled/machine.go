@@ -77,6 +77,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines/fixedfluent"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/rollout"
+	"github.com/gdlperf/gdlperf/engines/tupleprover"
 	"github.com/gdlperf/gdlperf/engines/workload"
 )
 
@@ -90,7 +91,7 @@ var source embed.FS
 const Name = "compiled"
 
 // Version is the engine's version, baked into every program it builds.
-var Version = engines.SourceVersion("2", source, gdl.Source, engines.Source, rollout.Source, workload.Source, fixedfluent.Source)
+var Version = engines.SourceVersion("2", source, gdl.Source, engines.Source, rollout.Source, workload.Source, fixedfluent.Source, tupleprover.Source)
 
 func init() {
 	engines.Register(engines.Engine{

@@ -2,6 +2,7 @@ package compiled
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -257,4 +258,56 @@ func TestLargeStatics(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, largeStatics(ttt, lim))
 	assert.True(t, measureSizesWithin(ttt, lim).run.statics)
+}
+
+// TestSizesFromTupleProver: the tuple prover measures the sizes where the
+// naive evaluation stops before it records a state (here in the static
+// sums of numbers up to 300, as on gt_two_thirds); where the tuple prover
+// cannot compute the static relations (a budget too small), the naive
+// evaluation measures, and the program's stats say so.
+func TestSizesFromTupleProver(t *testing.T) {
+	var src strings.Builder
+	src.WriteString(`(role p)
+(num 0)
+(<= (num ?y) (succ ?x ?y))
+(<= (sum ?x 0 ?x) (num ?x))
+(<= (sum ?x ?y ?z) (succ ?ym ?y) (sum ?x ?ym ?zm) (succ ?zm ?z))
+(init (a 0))
+(init (b 3))
+(<= (total ?z) (true (a ?x)) (true (b ?y)) (sum ?x ?y ?z))
+(<= (legal p go) (true (a ?x)))
+(<= (next (a ?y)) (true (a ?x)) (succ ?x ?y))
+(<= (next (b ?y)) (true (b ?y)))
+(<= terminal (true (a 10)))
+(<= (goal p 100) (total 13))
+(<= (goal p 0) (not (total 13)))
+`)
+	for i := range 300 {
+		fmt.Fprintf(&src, "(succ %d %d)\n", i, i+1)
+	}
+	g, err := gdl.Load("sums.kif", []byte(src.String()))
+	require.NoError(t, err)
+	s := measureSizes(g)
+	require.True(t, s.run.tuple)
+	assert.True(t, s.run.statics)
+	assert.Greater(t, s.run.states, 5)
+	if st := s.stats[gdl.Intern("total")]; assert.NotNil(t, st) {
+		assert.Equal(t, 1.0, st.n, "one total a state")
+	}
+	if st := s.stats[gdl.Intern("sum")]; assert.NotNil(t, st) {
+		assert.Equal(t, 301.0*302/2, st.n, "the static sums, exactly")
+	}
+	if st := s.trueStats[fkey{gdl.Intern("b"), 1}]; assert.NotNil(t, st) {
+		assert.Equal(t, 1.0, st.n)
+		assert.Equal(t, []float64{1}, st.dist, "the arguments' columns only")
+	}
+	naive := measureSizesWithin(g, sizeLimits{maxWork: 1000, maxTuples: sizeMaxTuples, timeCap: sizeTimeCap})
+	assert.False(t, naive.run.tuple)
+	assert.False(t, naive.run.statics, "the naive evaluation does not finish the sums")
+	out, err := generate(g, "v", "sha")
+	require.NoError(t, err)
+	assert.NotContains(t, out.stats, "naive")
+	out, err = generateWithin(g, sizeLimits{maxWork: 1000, maxTuples: sizeMaxTuples, timeCap: sizeTimeCap}, "v", "sha")
+	require.NoError(t, err)
+	assert.Contains(t, out.stats, "sizes by the naive evaluation over 0 states")
 }

@@ -70,8 +70,11 @@ import (
 	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
+// Source is this package's code, hashed into the versions of the engines
+// that use it (the compiled prover measures sizes with MeasureSizes).
+//
 //go:embed *.go
-var source embed.FS
+var Source embed.FS
 
 // Name is the engine's name in the registry and on the command line.
 const Name = "tupleprover"
@@ -79,7 +82,7 @@ const Name = "tupleprover"
 func init() {
 	engines.Register(engines.Engine{
 		Name:    Name,
-		Version: engines.SourceVersion("1", source, gdl.Source, engines.Source, rollout.Source),
+		Version: engines.SourceVersion("1", Source, gdl.Source, engines.Source, rollout.Source),
 		New: func(g *gdl.Game) (engines.Machine, error) {
 			m, err := New(g)
 			if err != nil {
