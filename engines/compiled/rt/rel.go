@@ -562,6 +562,9 @@ const clearSparse = 64
 // Clear empties the relation (keeping its capacity) and adds its base
 // facts again.
 func (r *Rel) Clear() {
+	if r.N == 0 && r.Dhi == 0 && r.Base == nil && !r.direct && !r.frozen {
+		return // empty already (a magic copy no question asked, most states)
+	}
 	if r.direct {
 		r.dgen++
 		if r.dgen == 0 {

@@ -391,3 +391,34 @@ func TestRelWidths2And3(t *testing.T) {
 		}
 	}
 }
+
+// TestClearEmpty: clearing a relation that is already empty (Clear's
+// early return) still adds its base facts, a proposition's included, and
+// leaves its indexes answering for the rows added after.
+func TestClearEmpty(t *testing.T) {
+	p := NewRel(0)
+	p.Base = []int32{} // a fact of width 0
+	p.Clear()
+	if p.N != 1 {
+		t.Fatalf("a proposition with a base fact holds %d tuples after Clear, not 1", p.N)
+	}
+	r := NewRel(2)
+	r.Base = []int32{7, 8}
+	r.Clear()
+	if !r.Has2(7, 8) || r.N != 1 {
+		t.Fatalf("the base fact is missing after Clear: %d rows", r.N)
+	}
+	e := NewRel(3)
+	ix := e.AddIndex(0)
+	for range 3 {
+		e.Clear()
+		if e.N != 0 || ix.Find1(e, 1) >= 0 {
+			t.Fatalf("an empty relation has %d rows after Clear", e.N)
+		}
+		e.Add3(1, 2, 3)
+		if row := ix.Find1(e, 1); row < 0 {
+			t.Fatal("a row added after Clear is not in the index")
+		}
+		e.Clear()
+	}
+}
