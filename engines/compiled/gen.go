@@ -123,8 +123,12 @@ type generator struct {
 	inc      bool
 	incUnits map[*gunit]*incUnit
 	// plainRel: the relations of the incremental design's recursive
-	// units that depend on the state, computed as bottom-up does
+	// units that depend on the state, and of those that read a volatile
+	// fact, computed as bottom-up does
 	plainRel map[*grel]bool
+	// volatile: the incremental design's functors of facts that no rule
+	// keeps from one state to the next (volatileFunctors)
+	volatile map[fkey]bool
 	// prefixes: the static relations made of rules' static prefixes
 	prefixes map[string]gdl.Symbol
 	code     strings.Builder // plan and unit functions
@@ -719,7 +723,7 @@ func (gen *generator) compileUnit(u *gunit, rules []*gdl.Rule) error {
 		return engines.Errorf(engines.UnsupportedErr, "%s", err)
 	}
 	gen.curStatic = u.scope == rtStatic
-	if gen.inc && u.scope == rtPerState && !slices.Contains(rec, true) && !readsItself(rules, inSet) {
+	if gen.inc && u.scope == rtPerState && !slices.Contains(rec, true) && !readsItself(rules, inSet) && !gen.plainVolatile(u, rules) {
 		return gen.compileUnitInc(u, groups)
 	}
 	if gen.inc && u.scope != rtStatic {

@@ -63,6 +63,7 @@ func generateIncremental(g *gdl.Game, sizes *sizer, lim sizeLimits, version, rul
 	g = splitNext(g)
 	gen := newGenerator(g, designs[4].pkg, maxSourceBytes, lim)
 	gen.inc = true
+	gen.volatile = volatileFunctors(g)
 	gen.sizes = sizes
 	if r := g.Analysis.Relations[gdl.SymInit]; r != nil && (r.UsesState || r.UsesMoves) {
 		return nil, engines.Errorf(engines.UnsupportedErr, "init depends on the state")
@@ -105,6 +106,68 @@ func splitNext(g *gdl.Game) *gdl.Game {
 	g2.Rules = rules
 	g2.Analysis = gdl.Analyse(rules)
 	return &g2
+}
+
+// volatileFunctors returns the functors (name and arity) of the facts that
+// no rule of next keeps as they are: no rule of next (or next$state) with
+// head (next x) reads (true x), the same term. Such facts change from one
+// state to the next, as (control ?p) of a game of turns or (step ?n) do,
+// so that a counted relation whose rule reads one is dropped and derived
+// again at every step: connectFour's legal moves, eight tuples born and
+// eight dead a step, were 60% of the counted rows touched. A unit whose
+// rules read a volatile fact is plain (plainVolatile) (computed as bottom-up does, from
+// the counted relations' new view), which costs the derivations once, not
+// twice and their counts.
+func volatileFunctors(g *gdl.Game) map[fkey]bool {
+	all := map[fkey]bool{}
+	kept := map[fkey]bool{}
+	for _, r := range g.Rules {
+		if r.Head.Name != gdl.SymNext && r.Head.Name != symNextState {
+			continue
+		}
+		x := r.Head.Args[0]
+		k := factFunctor(x)
+		all[k] = true
+		for _, l := range r.Body {
+			if l.Kind == gdl.LitAtom && l.Atom.Name == gdl.SymTrue && l.Atom.Args[0].Equal(x) {
+				kept[k] = true
+			}
+		}
+	}
+	out := map[fkey]bool{}
+	for k := range all {
+		if !kept[k] {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// factFunctor returns the functor of fact x: its name and number of
+// arguments (0 for a constant).
+func factFunctor(x *gdl.Term) fkey {
+	return fkey{x.Name, len(x.Args)}
+}
+
+// plainVolatile reports whether unit u of the incremental design is plain
+// for a rule that reads a volatile fact (gen.volatile) with (true x). The
+// unit of next$state stays counted: the state's facts are its rows (a
+// volatile fact's rule makes a tuple or two a step).
+func (gen *generator) plainVolatile(u *gunit, rules []*gdl.Rule) bool {
+	if slices.Contains(u.syms, symNextState) {
+		return false
+	}
+	for _, r := range rules {
+		for _, l := range r.Body {
+			if l.Kind == gdl.LitDistinct || l.Atom.Name != gdl.SymTrue {
+				continue
+			}
+			if x := l.Atom.Args[0]; x.Kind != gdl.Var && gen.volatile[factFunctor(x)] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ruleUses reports whether a literal of r reads input (true or does) or a
