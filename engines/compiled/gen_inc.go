@@ -115,9 +115,10 @@ func splitNext(g *gdl.Game) *gdl.Game {
 // so that a counted relation whose rule reads one is dropped and derived
 // again at every step: connectFour's legal moves, eight tuples born and
 // eight dead a step, were 60% of the counted rows touched. A unit whose
-// rules read a volatile fact is plain (plainVolatile) (computed as bottom-up does, from
-// the counted relations' new view), which costs the derivations once, not
-// twice and their counts.
+// rules read a volatile fact is plain (plainVolatile: computed as
+// bottom-up does, from the counted relations' new view), which costs the
+// derivations once, not twice and their counts. A rule that keeps every
+// fact, (next ?x) from (true ?x), leaves none volatile.
 func volatileFunctors(g *gdl.Game) map[fkey]bool {
 	all := map[fkey]bool{}
 	kept := map[fkey]bool{}
@@ -130,6 +131,9 @@ func volatileFunctors(g *gdl.Game) map[fkey]bool {
 		all[k] = true
 		for _, l := range r.Body {
 			if l.Kind == gdl.LitAtom && l.Atom.Name == gdl.SymTrue && l.Atom.Args[0].Equal(x) {
+				if x.Kind == gdl.Var {
+					return nil
+				}
 				kept[k] = true
 			}
 		}

@@ -1,6 +1,7 @@
 package compiled
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,6 +29,11 @@ func TestVolatileFunctors(t *testing.T) {
 	require.NoError(t, err)
 	v2 := volatileFunctors(splitNext(g2))
 	assert.Equal(t, map[fkey]bool{{gdl.Intern("s"), 1}: true, {gdl.Intern("done"), 0}: true}, v2)
+
+	whole := strings.Replace(src, "(<= (next (kept ?x)) (true (kept ?x)))", "(<= (next ?f) (true ?f) (not (true done)))", 1)
+	g3, err := gdl.Load("whole.kif", []byte(whole))
+	require.NoError(t, err)
+	assert.Empty(t, volatileFunctors(splitNext(g3)), "a rule keeps every fact")
 
 	out, err := generateIncremental(g, nil, defaultSizeLimits, "v", "sha")
 	require.NoError(t, err)

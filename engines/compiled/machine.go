@@ -17,8 +17,9 @@
 // Each rule is compiled for one join order, chosen greedily from size
 // estimates, into a function of nested loops over local int32 variables;
 // once its head is bound, the first proof ends the search. The estimates
-// come from a slow, naive evaluation at generation time (sizes.go): the
-// static relations exactly, the others averaged over a few random steps.
+// come from the tuple prover at generation time (sizes.go), or where it
+// cannot, a slow, naive evaluation: the static relations exactly, the
+// others averaged over random steps.
 // A rule whose join order starts with two or more static relations reads
 // their join from a new static relation computed at start-up instead, and a
 // function term built only from one static row's values is an auxiliary

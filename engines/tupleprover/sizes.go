@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
-
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -47,8 +46,8 @@ type Sizes struct {
 // relations each state computes. It returns what it measured when a limit
 // stops it (Statics false, or fewer States), and an error only when the
 // rules cannot be compiled. The bounds are counted work, so every process
-// measures the same sizes; timeCap (CPU-blind wall time) is a safety net
-// for each part.
+// measures the same sizes; timeCap (wall time) is a safety net for each
+// part.
 func MeasureSizes(g *gdl.Game, work uint64, timeCap time.Duration) (*Sizes, error) {
 	m := newMachine(nil, designBottomUp, true)
 	m.limitWork = work
