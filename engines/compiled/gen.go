@@ -494,8 +494,11 @@ func (gen *generator) run(version, rulesSHA string) (*generated, error) {
 		if r := gen.sizes.run; !r.tuple {
 			out.stats += fmt.Sprintf(", sizes by the naive evaluation over %d states (the tuple prover's measure failed)", r.states)
 		}
-		if gen.sizes.run.timedOut {
-			out.stats += fmt.Sprintf(", size estimates cut by the time cap of %s after %d units of work (the program depends on the machine's speed)", gen.sizeLim.timeCap, gen.sizes.run.work)
+		switch r := gen.sizes.run; {
+		case r.timedOut && r.tuple:
+			out.stats += fmt.Sprintf(", the tuple prover's size estimates cut by the time cap of %s (the program depends on the machine's speed)", gen.sizeLim.timeCap)
+		case r.timedOut:
+			out.stats += fmt.Sprintf(", size estimates cut by the time cap of %s after %d units of work (the program depends on the machine's speed)", gen.sizeLim.timeCap, r.work)
 		}
 	}
 	return out, err

@@ -2,7 +2,6 @@ package compiled
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -266,26 +265,7 @@ func TestLargeStatics(t *testing.T) {
 // cannot compute the static relations (a budget too small), the naive
 // evaluation measures, and the program's stats say so.
 func TestSizesFromTupleProver(t *testing.T) {
-	var src strings.Builder
-	src.WriteString(`(role p)
-(num 0)
-(<= (num ?y) (succ ?x ?y))
-(<= (sum ?x 0 ?x) (num ?x))
-(<= (sum ?x ?y ?z) (succ ?ym ?y) (sum ?x ?ym ?zm) (succ ?zm ?z))
-(init (a 0))
-(init (b 3))
-(<= (total ?z) (true (a ?x)) (true (b ?y)) (sum ?x ?y ?z))
-(<= (legal p go) (true (a ?x)))
-(<= (next (a ?y)) (true (a ?x)) (succ ?x ?y))
-(<= (next (b ?y)) (true (b ?y)))
-(<= terminal (true (a 10)))
-(<= (goal p 100) (total 13))
-(<= (goal p 0) (not (total 13)))
-`)
-	for i := range 300 {
-		fmt.Fprintf(&src, "(succ %d %d)\n", i, i+1)
-	}
-	g, err := gdl.Load("sums.kif", []byte(src.String()))
+	g, err := gdl.Load("sums.kif", enginetest.SumsGame(300))
 	require.NoError(t, err)
 	s := measureSizes(g)
 	require.True(t, s.run.tuple)

@@ -34,9 +34,10 @@ type Sizes struct {
 	// the random steps sampled.
 	Statics bool
 	States  int
-	// Cut: the work bound ended a part (the static relations, or the
-	// steps before their number). TimedOut: a time cap did (the sizes
-	// then depend on the machine's speed).
+	// Cut: a bound other than time (work, or the static relations'
+	// cells and terms) ended a part: the static relations, or the steps
+	// before their number. TimedOut: a time cap did (the sizes then
+	// depend on the machine's speed).
 	Cut, TimedOut bool
 }
 

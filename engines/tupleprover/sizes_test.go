@@ -1,8 +1,6 @@
 package tupleprover
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gdlperf/gdlperf/engines/builtingames"
+	"github.com/gdlperf/gdlperf/engines/enginetest"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 )
 
@@ -35,11 +34,7 @@ func TestMeasureSizes(t *testing.T) {
 	assert.Greater(t, legal.N, 2.0)
 	assert.Less(t, legal.N, 10.0, "at most nine marks and a noop")
 
-	var succ strings.Builder
-	for i := range 300 {
-		fmt.Fprintf(&succ, "(succ %d %d)\n", i, i+1)
-	}
-	sums, err := gdl.Load("sums.kif", []byte(sumsGame+succ.String()))
+	sums, err := gdl.Load("sums.kif", enginetest.SumsGame(300))
 	require.NoError(t, err)
 	all, err := MeasureSizes(sums, 10_000_000, time.Minute)
 	require.NoError(t, err)
@@ -53,21 +48,3 @@ func TestMeasureSizes(t *testing.T) {
 	assert.Zero(t, few.States)
 	assert.NotContains(t, few.Rels, gdl.Intern("sum"), "a static relation not finished is not measured")
 }
-
-// sumsGame counts a step up to 10; with succ up to 300, its static sums
-// take a few hundred thousand units of work.
-const sumsGame = `(role p)
-(num 0)
-(<= (num ?y) (succ ?x ?y))
-(<= (sum ?x 0 ?x) (num ?x))
-(<= (sum ?x ?y ?z) (succ ?ym ?y) (sum ?x ?ym ?zm) (succ ?zm ?z))
-(init (a 0))
-(init (b 3))
-(<= (total ?z) (true (a ?x)) (true (b ?y)) (sum ?x ?y ?z))
-(<= (legal p go) (true (a ?x)))
-(<= (next (a ?y)) (true (a ?x)) (succ ?x ?y))
-(<= (next (b ?y)) (true (b ?y)))
-(<= terminal (true (a 10)))
-(<= (goal p 100) (total 13))
-(<= (goal p 0) (not (total 13)))
-`
