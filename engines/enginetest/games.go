@@ -31,3 +31,29 @@ func SumsGame(max int) []byte {
 	}
 	return []byte(b.String())
 }
+
+// LooseMagicGame is a one-player game whose relation ahead is asked with
+// its first argument bound from legal, after (not (blocked ?x)), and from
+// blocked's own rule: with magic sets' copies shared by call sites,
+// ahead's magic relation reads (not (blocked ?x)) and blocked's copy
+// reads ahead's, a cycle through a negation that the game itself does not
+// have (slaughter's threatened_with_capture and blocks_bishop_threat). The
+// player is blocked by a wall ahead at first and stays, which removes it.
+const LooseMagicGame = `(role r)
+(init (at 1))
+(init (wall 4))
+(init (road 2)) (init (road 3)) (init (road 4)) (init (road 5))
+(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+(<= (ahead ?x ?y) (succ ?x ?y) (true (road ?y)))
+(<= (ahead ?x ?z) (succ ?x ?y) (true (road ?y)) (ahead ?y ?z))
+(<= (blocked ?x) (true (at ?x)) (ahead ?x ?y) (true (wall ?y)))
+(<= (legal r (go ?y)) (true (at ?x)) (not (blocked ?x)) (ahead ?x ?y))
+(<= (legal r stay) (true (at ?x)) (blocked ?x))
+(<= (next (at ?y)) (does r (go ?y)))
+(<= (next (at ?x)) (does r stay) (true (at ?x)))
+(<= (next (wall ?w)) (true (wall ?w)) (not (does r stay)))
+(<= (next (road ?y)) (true (road ?y)) (not (does r (go ?y))))
+(<= terminal (true (at 5)))
+(<= (goal r 100) (true (at 5)))
+(<= (goal r 0) (not (true (at 5))))
+`

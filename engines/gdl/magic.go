@@ -27,7 +27,7 @@ import (
 // relation it copies. The result is nil when the rewritten game would have
 // over MaxMagicRules rules.
 func MagicSets(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) {
-	return magicSets(g, keep, whole, true)
+	return magicSets(g, keep, whole, nil, true)
 }
 
 // MagicSetsShared is MagicSets with one copy per adornment, shared by
@@ -35,10 +35,29 @@ func MagicSets(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) 
 // nest deep, but a negation closes a cycle through a shared magic
 // relation more often, and the relation negated is then computed whole.
 func MagicSetsShared(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) {
-	return magicSets(g, keep, whole, false)
+	return magicSets(g, keep, whole, nil, false)
 }
 
-func magicSets(g *Game, keep, whole map[Symbol]bool, perSite bool) (*Game, map[Symbol]Symbol) {
+// MagicSetsSharedLoose is MagicSetsShared with the negations of the
+// relations in loose left out of the magic relations' rules: a call site's
+// demand is then a superset of what the prover asks (a magic relation only
+// narrows what its copy computes, so the answers asked are the same), and
+// a shared magic relation no longer depends on the relation negated before
+// the call. Slaughter's (magic blocks_bishop_threat ...) read
+// (not (threatened_with_capture ...)), whose shared copies read
+// blocks_bishop_threat's magic relation: a cycle through a negation that,
+// with the relation negated computed whole, became the copies per call
+// site (7,320 rules, past the source limit).
+func MagicSetsSharedLoose(g *Game, keep, whole, loose map[Symbol]bool) (*Game, map[Symbol]Symbol) {
+	return magicSets(g, keep, whole, loose, false)
+}
+
+// IsMagic says whether name is a magic relation of a rewritten game.
+func IsMagic(name Symbol) bool {
+	return strings.HasPrefix(name.Name(), "magic ")
+}
+
+func magicSets(g *Game, keep, whole, loose map[Symbol]bool, perSite bool) (*Game, map[Symbol]Symbol) {
 	orig := map[Symbol]Symbol{}
 	a := g.Analysis
 	idb := func(name Symbol) bool {
@@ -107,7 +126,9 @@ func magicSets(g *Game, keep, whole map[Symbol]bool, perSite bool) (*Game, map[S
 		}
 		for ri, r := range a.Relations[k.name].Rules {
 			bound := map[Symbol]bool{}
-			var body []*Literal
+			// body is the rewritten rule's body; prefix, the magic
+			// relations' (the negations of loose left out)
+			var body, prefix []*Literal
 			if m, ok := magics[k]; ok {
 				var args []*Term
 				for i, c := range k.ad {
@@ -119,10 +140,14 @@ func magicSets(g *Game, keep, whole map[Symbol]bool, perSite bool) (*Game, map[S
 					}
 				}
 				body = append(body, &Literal{Kind: LitAtom, Atom: magicAtom(m, args), Pos: r.Pos})
+				prefix = append(prefix, body[0])
 			}
 			for li, l := range r.Body {
 				if (l.Kind != LitAtom && l.Kind != LitNot) || !idb(l.Atom.Name) {
 					body = append(body, l)
+					if l.Kind != LitNot || !loose[l.Atom.Name] {
+						prefix = append(prefix, l)
+					}
 					if l.Kind == LitAtom {
 						for _, v := range l.Atom.Vars(nil) {
 							bound[v] = true
@@ -150,8 +175,7 @@ func magicSets(g *Game, keep, whole map[Symbol]bool, perSite bool) (*Game, map[S
 				}
 				name := adorn(l.Atom.Name, ad.String(), ctx)
 				if m, ok := magics[adorned{l.Atom.Name, ad.String(), ctx}]; ok {
-					prefix := append([]*Literal(nil), body...)
-					mr := &Rule{Head: magicAtom(m, bargs), Body: prefix, Pos: l.Pos}
+					mr := &Rule{Head: magicAtom(m, bargs), Body: append([]*Literal(nil), prefix...), Pos: l.Pos}
 					// shared: call sites with the same prefix (the
 					// rules of an expanded or) make the same rule
 					if text := mr.String(); !seenMagic[text] {
@@ -164,6 +188,9 @@ func magicSets(g *Game, keep, whole map[Symbol]bool, perSite bool) (*Game, map[S
 					nl.Atom = &Term{Kind: Const, Name: name, Pos: l.Atom.Pos}
 				}
 				body = append(body, nl)
+				if l.Kind != LitNot || !loose[l.Atom.Name] {
+					prefix = append(prefix, nl)
+				}
 				if l.Kind == LitAtom {
 					for _, v := range l.Atom.Vars(nil) {
 						bound[v] = true
