@@ -1,0 +1,80 @@
+package compiled
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gdlperf/gdlperf/engines/gdl"
+)
+
+// growSrc: ok and oklist are one recursive group; ok's recursive rule,
+// led by a new row of oklist, can scan ok for (cons ?h ?t) or read node
+// first and look the list up (laikLee_hex's magic append_el, rewritten by
+// magic sets).
+const growSrc = `(role p)
+(init (at a))
+(node a) (node b) (node c)
+(<= (ok ?x (cons ?x nil)) (true (at ?x)))
+(<= (oklist ?t) (ok ?x ?t))
+(<= (ok ?x ?t) (oklist ?t) (ok ?x (cons ?h ?t)) (node ?h) (distinct ?x ?h))
+(legal p go)
+(<= (next (at ?x)) (true (at ?x)))
+(<= terminal (oklist nil))
+(goal p 100)
+`
+
+// TestGrowingScan: in a delta plan, a relation of the recursive group
+// with no argument bound is scanned whole for each new row, round after
+// round: the join order reads the static node first (the list then a term
+// to look up), though the estimates make ok the smaller; the plan over
+// all rows (no leader) keeps ok first.
+func TestGrowingScan(t *testing.T) {
+	// a rewritten game, as magic sets makes them: not within GDL's
+	// recursion restriction
+	g, err := gdl.Check("grow.kif", []byte(growSrc), gdl.DefaultLimits)
+	require.NoError(t, err)
+	gen := newGenerator(g, "bu", maxSourceBytes, defaultSizeLimits)
+	gen.sizes = newSizer(g, defaultSizeLimits, nil)
+	ok, oklist, node := gdl.Intern("ok"), gdl.Intern("oklist"), gdl.Intern("node")
+	gen.sizes.stats[ok] = &sizeStats{n: 100, dist: []float64{3, 3}, count: 1}
+	gen.sizes.stats[oklist] = &sizeStats{n: 10, dist: []float64{10}, count: 1}
+	gen.sizes.stats[node] = &sizeStats{n: 200, dist: []float64{200}, count: 1}
+	_, err = gen.run("v", "sha")
+	require.NoError(t, err)
+
+	// the delta plans of the program: none led by oklist scans ok whole
+	led := 0
+	for _, fn := range strings.Split(gen.code.String(), "\nfunc ") {
+		if strings.Contains(fn, fmt.Sprintf("R%d.ScanDelta()", gen.rels[oklist].id)) {
+			led++
+			assert.NotContains(t, fn, fmt.Sprintf("R%d.ScanAll()", gen.rels[ok].id), fn)
+		}
+	}
+	assert.Equal(t, 1, led, "one delta plan led by oklist")
+
+	var rule *gdl.Rule
+	for _, r := range g.Analysis.Relations[ok].Rules {
+		if len(r.Body) == 4 {
+			rule = r
+		}
+	}
+	require.NotNil(t, rule)
+	pos := func(order []int, name gdl.Symbol) int {
+		return slices.IndexFunc(order, func(i int) bool { return rule.Body[i].Atom != nil && rule.Body[i].Atom.Name == name })
+	}
+	whole, err := gen.order(rule, -1)
+	require.NoError(t, err)
+	assert.Less(t, pos(whole, ok), pos(whole, node), "no leader: ok is the smaller")
+
+	gen.growing = map[*grel]bool{gen.rels[ok]: true, gen.rels[oklist]: true}
+	delta, err := gen.order(rule, 0)
+	gen.growing = nil
+	require.NoError(t, err)
+	assert.Equal(t, 0, pos(delta, oklist), "the leader")
+	assert.Less(t, pos(delta, node), pos(delta, ok), "node before the growing ok: %v", delta)
+}
