@@ -258,6 +258,17 @@ func (b *bitSet) has(t []int32) bool {
 
 // Has1 is HasN for width 1.
 func (r *Rel) Has1(a int32) bool {
+	if uint32(a) < uint32(len(r.dmark)) {
+		// inlined: a test of a mark by term id (only a direct relation
+		// has marks)
+		Work++
+		return r.dmark[a] == r.dgen
+	}
+	return r.has1(a)
+}
+
+//go:noinline
+func (r *Rel) has1(a int32) bool {
 	t := [1]int32{a}
 	return r.HasN(t[:])
 }
@@ -315,6 +326,7 @@ func (r *Rel) AddN(t []int32) bool {
 		if int(v) >= len(r.dmark) {
 			if v >= maxDirect {
 				r.direct = false
+				r.dmark = nil // Has1 reads the marks of a direct relation only
 				r.growSet()
 				return r.AddN(t)
 			}
