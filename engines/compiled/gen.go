@@ -799,11 +799,13 @@ func (gen *generator) compileUnit(u *gunit, rules []*gdl.Rule) error {
 			}
 		}
 		for _, r := range rs {
-			fn, err := gen.compileRule(r, -1)
-			if err != nil {
-				return err
+			if !gg.recursive || !readsEmptyHead(gen, r, heads) {
+				fn, err := gen.compileRule(r, -1)
+				if err != nil {
+					return err
+				}
+				gg.base = append(gg.base, fn)
 			}
-			gg.base = append(gg.base, fn)
 			if gg.recursive {
 				for i, l := range r.Body {
 					if l.Kind == gdl.LitAtom && l.Atom.Name != gdl.SymTrue && heads[gen.rels[l.Atom.Name]] {
@@ -825,6 +827,23 @@ func (gen *generator) compileUnit(u *gunit, rules []*gdl.Rule) error {
 	}
 	gen.emitUnit(u)
 	return nil
+}
+
+// readsEmptyHead reports whether rule r reads a relation of heads (a
+// recursive group's) that has no facts: the group's first, naive round
+// starts with it empty, so r has no plan in that round. The rows the round
+// adds to it are the first semi-naive round's delta, which r's delta
+// plans read (ruledepthquadratic's magic design ran 360 such plans a
+// state, each finding its magic relation empty).
+func readsEmptyHead(gen *generator, r *gdl.Rule, heads map[*grel]bool) bool {
+	for _, l := range r.Body {
+		if l.Kind == gdl.LitAtom && l.Atom.Name != gdl.SymTrue {
+			if h := gen.rels[l.Atom.Name]; heads[h] && h.facts == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readsItself reports whether a rule reads a relation of its own unit (a

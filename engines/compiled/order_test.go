@@ -78,3 +78,28 @@ func TestGrowingScan(t *testing.T) {
 	assert.Equal(t, 0, pos(delta, oklist), "the leader")
 	assert.Less(t, pos(delta, node), pos(delta, ok), "node before the growing ok: %v", delta)
 }
+
+// TestBaseRound: the first, naive round of a recursive group has no plan
+// for a rule that reads a relation of the group with no facts (empty in
+// that round: its rows are the next round's delta); with facts, every
+// rule has one.
+func TestBaseRound(t *testing.T) {
+	for _, c := range []struct {
+		facts string
+		plans int
+	}{{"", 1}, {"(ok a nil)\n(oklist nil)\n", 3}} {
+		g, err := gdl.Check("grow.kif", []byte(growSrc+c.facts), gdl.DefaultLimits)
+		require.NoError(t, err)
+		gen := newGenerator(g, "bu", maxSourceBytes, defaultSizeLimits)
+		_, err = gen.run("v", "sha")
+		require.NoError(t, err)
+		var base string
+		for _, fn := range strings.Split(gen.code.String(), "\nfunc ") {
+			if name, _, _ := strings.Cut(fn, "("); strings.HasSuffix(name, "base") {
+				base = fn
+			}
+		}
+		require.NotEmpty(t, base, "the recursive group's naive round")
+		assert.Equal(t, c.plans, strings.Count(base, "\tp"), "facts %q: %s", c.facts, base)
+	}
+}
