@@ -237,7 +237,7 @@ func readFixedFluents(g *gdl.Game) *gdl.Game {
 }
 
 // generateMagic generates the magic-sets designs: the rules rewritten with
-// gdl.MagicSetsSharedLoose (one copy of a relation per binding pattern)
+// gdl.MagicSetsShared (one copy of a relation per binding pattern)
 // and with gdl.MagicSets (a copy per call site), the static
 // relations kept whole (computed once, as bottom-up computes them). A
 // rewriting that closes a cycle through a negation is done again with the
@@ -313,10 +313,10 @@ func generateOnDemand(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (*g
 // generateShared generates a magic-sets design in package pkg with the
 // relations of keep computed whole: magic sets' shared copies, or, where a
 // negation closes a cycle through a shared one, the copies per call site
-// (kind perSite), or, where those are past the limits (errSites), the
+// (kind perSite), or, where those cannot be made (errSites says why), the
 // shared copies with the negations that close cycles left out of the
-// magic relations' rules (kind loose). rules is the number of rewritten
-// rules of the shared copies.
+// magic relations' rules (kind loose; err is theirs). rules is the number
+// of rewritten rules of the shared copies.
 //
 // Leaving a negation out makes a magic relation larger: where computing
 // the relation negated whole does as well, it runs faster (amazons 1.6x,
@@ -325,19 +325,15 @@ func generateOnDemand(g *gdl.Game, lim sizeLimits, version, rulesSHA string) (*g
 // call site make 7,320 rules (past the source limit) and bottom-up plays
 // a state a second: with the negation left out, 3.6x the prover.
 func generateShared(g *gdl.Game, keep map[gdl.Symbol]bool, pkg string, lim sizeLimits, version, rulesSHA string) (d *generated, rules int, kind copies, errSites, err error) {
-	d, rules, err = generateMagicWith(gdl.MagicSetsSharedLoose, false, g, keep, pkg, maxMagicSourceBytes, lim, version, rulesSHA)
+	d, rules, err = generateMagicWith(gdl.MagicSetsShared, false, g, keep, pkg, maxMagicSourceBytes, lim, version, rulesSHA)
 	if !errors.Is(err, errNegationInRecursion) {
 		return d, rules, shared, nil, err
 	}
 	d, _, errSites = generateMagicWith(perSiteCopies, false, g, keep, pkg, maxMagicSourceBytes, lim, version, rulesSHA)
-	if d != nil || errors.Is(errSites, errNegationInRecursion) {
-		return d, 0, perSite, nil, errSites
+	if d != nil {
+		return d, 0, perSite, nil, nil
 	}
-	d, rules, err = generateMagicWith(gdl.MagicSetsSharedLoose, true, g, keep, pkg, maxMagicSourceBytes, lim, version, rulesSHA)
-	if d == nil {
-		// the copies per call site's error says more
-		return nil, 0, perSite, nil, errSites
-	}
+	d, rules, err = generateMagicWith(gdl.MagicSetsShared, true, g, keep, pkg, maxMagicSourceBytes, lim, version, rulesSHA)
 	return d, rules, loose, errSites, err
 }
 
@@ -400,7 +396,7 @@ func generateMagicWith(rewrite magicRewrite, loosen bool, g *gdl.Game, keep map[
 
 // magicRewrite rewrites a game with magic sets: the relations of keep and
 // whole computed whole, the negations of loose left out of the magic
-// relations' rules (gdl.MagicSetsSharedLoose).
+// relations' rules (gdl.MagicSetsShared).
 type magicRewrite func(g *gdl.Game, keep, whole, loose map[gdl.Symbol]bool) (*gdl.Game, map[gdl.Symbol]gdl.Symbol)
 
 // perSiteCopies is gdl.MagicSets as a magicRewrite: the copies per call

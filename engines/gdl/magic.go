@@ -33,22 +33,17 @@ func MagicSets(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) 
 // MagicSetsShared is MagicSets with one copy per adornment, shared by
 // every call site (the classic transformation): much smaller where calls
 // nest deep, but a negation closes a cycle through a shared magic
-// relation more often, and the relation negated is then computed whole.
-func MagicSetsShared(g *Game, keep, whole map[Symbol]bool) (*Game, map[Symbol]Symbol) {
-	return magicSets(g, keep, whole, nil, false)
-}
-
-// MagicSetsSharedLoose is MagicSetsShared with the negations of the
-// relations in loose left out of the magic relations' rules: a call site's
-// demand is then a superset of what the prover asks (a magic relation only
-// narrows what its copy computes, so the answers asked are the same), and
-// a shared magic relation no longer depends on the relation negated before
-// the call. Slaughter's (magic blocks_bishop_threat ...) read
-// (not (threatened_with_capture ...)), whose shared copies read
-// blocks_bishop_threat's magic relation: a cycle through a negation that,
-// with the relation negated computed whole, became the copies per call
-// site (7,320 rules, past the source limit).
-func MagicSetsSharedLoose(g *Game, keep, whole, loose map[Symbol]bool) (*Game, map[Symbol]Symbol) {
+// relation more often. Callers then compute the relation negated whole
+// (whole), or leave its negations out of the magic relations' rules
+// (loose): a call site's demand is then a superset of what the prover
+// asks (a magic relation only narrows what its copy computes, so the
+// answers asked are the same), and a shared magic relation no longer
+// depends on the relation negated before the call. Slaughter's
+// (magic blocks_bishop_threat ...) read (not (threatened_with_capture ...)),
+// whose shared copies read blocks_bishop_threat's magic relation: a cycle
+// that computing the relation whole did not break, and its copies per call
+// site made 7,320 rules, past the source limit.
+func MagicSetsShared(g *Game, keep, whole, loose map[Symbol]bool) (*Game, map[Symbol]Symbol) {
 	return magicSets(g, keep, whole, loose, false)
 }
 

@@ -107,7 +107,7 @@ func TestMagicSetsShared(t *testing.T) {
 	c, m, mr := count(perSite)
 	// each magic relation: its call site's rule and less's recursive call
 	assert.Equal(t, []int{2, 2, 4}, []int{c, m, mr}, "a copy per call site")
-	shared, orig := MagicSetsShared(g, nil, nil)
+	shared, orig := MagicSetsShared(g, nil, nil, nil)
 	require.NotNil(t, shared)
 	c, m, mr = count(shared)
 	// the two call sites have the same prefix, (true (at ?x)): one rule

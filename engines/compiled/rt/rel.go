@@ -267,6 +267,9 @@ func (r *Rel) Has1(a int32) bool {
 	return r.has1(a)
 }
 
+// has1 is Has1 for a relation that is not direct, kept out of line so
+// that Has1 stays within the compiler's inlining budget.
+//
 //go:noinline
 func (r *Rel) has1(a int32) bool {
 	t := [1]int32{a}
