@@ -1591,8 +1591,11 @@ func (em *emitter) tuple(ts []*gdl.Term, intern bool) []string {
 	return out
 }
 
+// callN returns the call of recv's op for the tuple args: the method of
+// its width (Add2, HasNew3) up to three values, and four for a plain
+// relation's Add and Has, else the one that takes a slice (AddN).
 func callN(recv, op string, args []string) string {
-	if len(args) <= 3 {
+	if n := len(args); n <= 3 || n == 4 && (op == "Has" || op == "Add") {
 		return fmt.Sprintf("%s.%s%d(%s)", recv, op, len(args), strings.Join(args, ", "))
 	}
 	return fmt.Sprintf("%s.%sN([]int32{%s})", recv, op, strings.Join(args, ", "))

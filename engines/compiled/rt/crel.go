@@ -546,9 +546,9 @@ type CIndex struct {
 // rowKey returns the first slot to probe for row's key and the key
 // packed (0 when it does not pack).
 func (ix *CIndex) rowKey(r *CRel, row int32) (uint32, uint64) {
-	var k [4]int32
+	var k [maxPack]int32
 	d := r.Data[row*r.W:]
-	if len(ix.Cols) <= 4 {
+	if len(ix.Cols) <= maxPack {
 		for i, c := range ix.Cols {
 			k[i] = d[c]
 		}

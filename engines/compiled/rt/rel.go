@@ -102,22 +102,33 @@ func eq(a, b []int32) bool {
 	return true
 }
 
-// packTuple packs at most four values, each under 1<<15, with a marker
-// bit, so that a packed key is never 0: value i at bit 15*i (pack2,
-// pack3 and pack4 are the same layout for values known to be in range).
+// packTuple packs a tuple of at most maxPack values, each under
+// 1<<packBits[len(t)], with a marker bit, so that a packed key is never
+// 0: value i at bit packBits[len(t)]*i. Up to four values have 15 bits
+// each (pack2, pack3 and pack4 are the same layout for values known to
+// be in range); wider tuples fewer, within 60 bits. The layout depends
+// on the width, the same for every tuple of a relation or key of an
+// index.
 func packTuple(t []int32) (uint64, bool) {
-	if len(t) > 4 {
+	if len(t) > maxPack {
 		return 0, false
 	}
+	b := packBits[len(t)]
 	k := uint64(1) << 63
 	for i, v := range t {
-		if uint32(v) >= 1<<15 {
+		if uint32(v) >= 1<<b {
 			return 0, false
 		}
-		k |= uint64(v) << (15 * i)
+		k |= uint64(v) << (b * uint(i))
 	}
 	return k, true
 }
+
+// maxPack is the widest tuple that packs.
+const maxPack = 8
+
+// packBits is the bits of each value of a packed tuple, by width.
+var packBits = [maxPack + 1]uint{15, 15, 15, 15, 15, 12, 10, 8, 7}
 
 func pack1(a int32) uint64       { return 1<<63 | uint64(a) }
 func pack2(a, b int32) uint64    { return pack1(a) | uint64(b)<<15 }
@@ -256,6 +267,47 @@ func (b *bitSet) has(t []int32) bool {
 	return i >= 0 && b.bits[i>>6]&(1<<(i&63)) != 0
 }
 
+// num returns the number of value v in column c, from 0, or -1 when v is
+// not in the column.
+func (b *bitSet) num(c int, v int32) int32 {
+	d := b.dense[c]
+	if uint32(v) >= uint32(len(d)) {
+		return -1
+	}
+	return d[v] - 1
+}
+
+// bit reports whether bit i is set (false for i < 0).
+func (b *bitSet) bit(i int32) bool {
+	return i >= 0 && b.bits[i>>6]&(1<<(i&63)) != 0
+}
+
+// has2, has3 and has4 are has for widths 2, 3 and 4, without the loop
+// over the columns.
+func (b *bitSet) has2(x, y int32) bool {
+	i, j := b.num(0, x), b.num(1, y)
+	if i|j < 0 {
+		return false
+	}
+	return b.bit(i*b.dims[1] + j)
+}
+
+func (b *bitSet) has3(x, y, z int32) bool {
+	i, j, k := b.num(0, x), b.num(1, y), b.num(2, z)
+	if i|j|k < 0 {
+		return false
+	}
+	return b.bit((i*b.dims[1]+j)*b.dims[2] + k)
+}
+
+func (b *bitSet) has4(x, y, z, w int32) bool {
+	i, j, k, l := b.num(0, x), b.num(1, y), b.num(2, z), b.num(3, w)
+	if i|j|k|l < 0 {
+		return false
+	}
+	return b.bit(((i*b.dims[1]+j)*b.dims[2]+k)*b.dims[3] + l)
+}
+
 // Has1 is HasN for width 1.
 func (r *Rel) Has1(a int32) bool {
 	if uint32(a) < uint32(len(r.dmark)) {
@@ -277,12 +329,22 @@ func (r *Rel) has1(a int32) bool {
 }
 
 // Has2 is HasN for width 2: a tuple that packs is looked up by its key
-// without the loops over its values (as packTuple and slot do them).
+// without the loops over its values (as packTuple and slot do them), a
+// frozen relation's in its bit set.
 func (r *Rel) Has2(a, b int32) bool {
 	if r.bits == nil && uint32(a)|uint32(b) < 1<<15 {
 		Work++
 		_, ok := r.probe(pack2(a, b))
 		return ok
+	}
+	return r.has2(a, b)
+}
+
+//go:noinline
+func (r *Rel) has2(a, b int32) bool {
+	if bs := r.bits; bs != nil {
+		Work++
+		return bs.has2(a, b)
 	}
 	t := [2]int32{a, b}
 	return r.HasN(t[:])
@@ -295,7 +357,31 @@ func (r *Rel) Has3(a, b, c int32) bool {
 		_, ok := r.probe(pack3(a, b, c))
 		return ok
 	}
+	return r.has3(a, b, c)
+}
+
+//go:noinline
+func (r *Rel) has3(a, b, c int32) bool {
+	if bs := r.bits; bs != nil {
+		Work++
+		return bs.has3(a, b, c)
+	}
 	t := [3]int32{a, b, c}
+	return r.HasN(t[:])
+}
+
+// Has4 is HasN for width 4, as Has2.
+func (r *Rel) Has4(a, b, c, d int32) bool {
+	if bs := r.bits; bs != nil {
+		Work++
+		return bs.has4(a, b, c, d)
+	}
+	if uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<15 {
+		Work++
+		_, ok := r.probe(pack4(a, b, c, d))
+		return ok
+	}
+	t := [4]int32{a, b, c, d}
 	return r.HasN(t[:])
 }
 
@@ -482,6 +568,21 @@ func (r *Rel) Add3(a, b, c int32) bool {
 	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
 		Work++
 		key := pack3(a, b, c)
+		i, ok := r.probe(key)
+		if !ok {
+			r.addAt(i, key, t[:])
+		}
+		return !ok
+	}
+	return r.AddN(t[:])
+}
+
+// Add4 is AddN for width 4, as Add2.
+func (r *Rel) Add4(a, b, c, d int32) bool {
+	t := [4]int32{a, b, c, d}
+	if uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<15 {
+		Work++
+		key := pack4(a, b, c, d)
 		i, ok := r.probe(key)
 		if !ok {
 			r.addAt(i, key, t[:])
@@ -736,8 +837,8 @@ func (ix *Index) keyHash(r *Rel, row int32) uint32 {
 // rowKey returns the packed key of row's indexed columns (packTuple's
 // layout; 0 where they do not pack) and the key's hash.
 func (ix *Index) rowKey(r *Rel, row int32) (uint64, uint32) {
+	d := r.Data[row*r.W:]
 	if len(ix.Cols) <= 4 {
-		d := r.Data[row*r.W:]
 		k := uint64(1) << 63
 		for j, c := range ix.Cols {
 			v := d[c]
@@ -747,6 +848,15 @@ func (ix *Index) rowKey(r *Rel, row int32) (uint64, uint32) {
 			k |= uint64(v) << (15 * j)
 		}
 		return k, hashKey(k)
+	}
+	if len(ix.Cols) <= maxPack {
+		var t [maxPack]int32
+		for j, c := range ix.Cols {
+			t[j] = d[c]
+		}
+		if k, ok := packTuple(t[:len(ix.Cols)]); ok {
+			return k, hashKey(k)
+		}
 	}
 	return 0, ix.keyHash(r, row)
 }

@@ -162,6 +162,9 @@ func TestFreeze(t *testing.T) {
 					if got := r.HasN(k[:c.w]); got != model[k] {
 						t.Fatalf("%s: HasN(%v) = %v, the model %v", what, k[:c.w], got, model[k])
 					}
+					if got := hasWidth(r, k[:c.w]); got != model[k] {
+						t.Fatalf("%s: Has%d(%v) = %v, the model %v", what, c.w, k[:c.w], got, model[k])
+					}
 					for _, ix := range ixs {
 						key := make([]int32, len(ix.Cols))
 						for j, col := range ix.Cols {
@@ -200,9 +203,24 @@ func TestFreeze(t *testing.T) {
 	}
 }
 
+// hasWidth calls the Has method of the tuple's width.
+func hasWidth(r *Rel, k []int32) bool {
+	switch len(k) {
+	case 2:
+		return r.Has2(k[0], k[1])
+	case 3:
+		return r.Has3(k[0], k[1], k[2])
+	case 4:
+		return r.Has4(k[0], k[1], k[2], k[3])
+	}
+	return r.HasN(k)
+}
+
 // findKey calls the Find method of the key's width.
 func findKey(ix *Index, r *Rel, key []int32) int32 {
 	switch len(key) {
+	case 1:
+		return ix.Find1(r, key[0])
 	case 2:
 		return ix.Find2(r, key[0], key[1])
 	case 3:
@@ -336,37 +354,54 @@ func checkChains(t *testing.T, r *Rel, ix *Index) {
 	}
 }
 
-// TestRelWidths2And3 checks Add2, Add3, Has2 and Has3 (a packed key's
-// own probe) against AddN, HasN and a model: values on both sides of the
-// packed keys' limit, the same tuples added both ways, the set grown and
-// cleared.
-func TestRelWidths2And3(t *testing.T) {
+// TestRelWidths adds and looks up random tuples of each width up to
+// past maxPack, with values on both sides of the width's packing bound
+// (packBits), by AddN and HasN and by the methods of the width (Add2 ..
+// Add4, Has2 .. Has4), against a model; two indexes, one on all columns
+// but the last and one on the last two, find exactly the rows of a key.
+func TestRelWidths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	vals := []int32{0, 1, 2, 5, 1<<15 - 1, 1 << 15, 1<<15 + 3, 40000}
-	for _, w := range []int{2, 3} {
+	for w := 2; w <= maxPack+1; w++ {
+		b := packBits[min(w, maxPack)]
+		vals := []int32{0, 1, 2, 5, 1<<b - 1, 1 << b, 1<<b + 3, 40000}
 		r := NewRel(int32(w))
-		model := map[[3]int32]bool{}
-		tuple := func() [3]int32 {
-			var k [3]int32
+		cols := make([]int32, w-1)
+		for j := range cols {
+			cols[j] = int32(j)
+		}
+		ixs := []*Index{r.AddIndex(cols...), r.AddIndex(int32(w-2), int32(w-1))}
+		model := map[[maxPack + 1]int32]bool{}
+		tuple := func() [maxPack + 1]int32 {
+			var k [maxPack + 1]int32
 			for j := range w {
 				k[j] = vals[rng.IntN(len(vals))]
 			}
 			return k
 		}
-		add := func(k [3]int32) bool {
+		add := func(k [maxPack + 1]int32) bool {
 			if rng.IntN(2) == 0 {
 				return r.AddN(k[:w])
 			}
-			if w == 2 {
+			switch w {
+			case 2:
 				return r.Add2(k[0], k[1])
+			case 3:
+				return r.Add3(k[0], k[1], k[2])
+			case 4:
+				return r.Add4(k[0], k[1], k[2], k[3])
 			}
-			return r.Add3(k[0], k[1], k[2])
+			return r.AddN(k[:w])
 		}
-		has := func(k [3]int32) (bool, bool) {
-			if w == 2 {
+		has := func(k [maxPack + 1]int32) (bool, bool) {
+			switch w {
+			case 2:
 				return r.Has2(k[0], k[1]), r.HasN(k[:w])
+			case 3:
+				return r.Has3(k[0], k[1], k[2]), r.HasN(k[:w])
+			case 4:
+				return r.Has4(k[0], k[1], k[2], k[3]), r.HasN(k[:w])
 			}
-			return r.Has3(k[0], k[1], k[2]), r.HasN(k[:w])
+			return r.HasN(k[:w]), r.HasN(k[:w])
 		}
 		for round := range 6 {
 			for range 300 {
@@ -378,7 +413,29 @@ func TestRelWidths2And3(t *testing.T) {
 				q := tuple()
 				a, b := has(q)
 				if a != model[q] || b != model[q] {
-					t.Fatalf("width %d: has(%v) = %v (packed), %v (HasN); the model %v", w, q[:w], a, b, model[q])
+					t.Fatalf("width %d: has(%v) = %v (by width), %v (HasN); the model %v", w, q[:w], a, b, model[q])
+				}
+				for _, ix := range ixs {
+					key := make([]int32, len(ix.Cols))
+					for j, c := range ix.Cols {
+						key[j] = q[c]
+					}
+					n := 0
+					for row := findKey(ix, r, key); row >= 0; row = ix.Step(row) {
+						if !keyAt(r.row(row), ix.Cols, key) {
+							t.Fatalf("width %d: index %v, key %v: row %v", w, ix.Cols, key, r.row(row))
+						}
+						n++
+					}
+					want := 0
+					for m := range model {
+						if keyAt(m[:], ix.Cols, key) {
+							want++
+						}
+					}
+					if n != want {
+						t.Fatalf("width %d: index %v, key %v: %d rows, the model %d", w, ix.Cols, key, n, want)
+					}
 				}
 			}
 			if int(r.N) != len(model) {

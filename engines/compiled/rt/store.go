@@ -79,9 +79,23 @@ func fin(h uint32) uint32 {
 // the functor under 1<<11 and each argument under 1<<13 (bit 63 set, so
 // that the two layouts never meet); with five, the functor under 1<<7 and
 // each argument under 1<<9 (bit 63 set and bits 52-62, where four
-// arguments have their functor, never 0, clear).
+// arguments have their functor, never 0, clear); with six, the functor
+// under 1<<6 and each argument under 1<<7 (bits 48-63, where up to three
+// arguments have their functor, clear).
 func pack(fk int32, args []int32) (key uint64, ok bool) {
 	switch len(args) {
+	case 6:
+		if uint32(fk) >= 1<<6 {
+			return 0, false
+		}
+		k := uint64(fk) << 42
+		for i, a := range args {
+			if uint32(a) >= 1<<7 {
+				return 0, false
+			}
+			k |= uint64(a) << (7 * i)
+		}
+		return k, true
 	case 5:
 		if uint32(fk) >= 1<<7 {
 			return 0, false
