@@ -120,6 +120,20 @@ func TestGameErrors(t *testing.T) {
 	checkTrace(t, goals, 1, 1)
 	value := sourceGame(t, "value.kif", "(role r)\n(init s)\n(<= (legal r go) (true s))\n(<= (next t) (does r go))\n(<= terminal (true t))\n(goal r high)\n")
 	checkTrace(t, value, 1, 1)
+	// the timed rollouts' goals (their own buffers) fail the run too
+	for _, c := range []struct {
+		tg   testGame
+		want string
+	}{
+		{goals, "goal-count: role r has 2 goal values [100 50] in the state {t}; it needs exactly one"},
+		{value, "goal-value: role r has the goal value high, which is not an integer"},
+	} {
+		prog, err := compiled.Native(c.tg.game, c.tg.rules)
+		require.NoError(t, err)
+		code, r, _ := runProgram(t, prog.Path, c.tg.path, "1")
+		assert.Equal(t, 1, code)
+		assert.Equal(t, c.want, get(r, "errorMessage"))
+	}
 }
 
 // hostileGame has names that the parser accepts and that would break

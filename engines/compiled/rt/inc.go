@@ -297,5 +297,5 @@ func (e *Engine) newStateUnion(c *CRel, r *Rel) *State {
 		}
 	}
 	e.slab = e.slab[len(facts):]
-	return &State{Facts: facts[:len(facts):len(facts)]}
+	return e.newStateOf(facts[:len(facts):len(facts)])
 }

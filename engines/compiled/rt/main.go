@@ -237,7 +237,10 @@ func (e *Engine) playout(joint []int32, choose func(role int, legal []int32) int
 		s = e.next(s, joint)
 		*steps++
 	}
-	_, err = e.goals(s)
+	if len(e.goalBuf) != len(e.Roles) {
+		e.goalBuf = make([]int, len(e.Roles))
+	}
+	err = e.goals(s, e.goalBuf)
 	return false, err
 }
 
