@@ -1229,6 +1229,16 @@ func (em *emitter) has(i int, r *grel, keys []string) string {
 		if r.width == 0 {
 			return rn + ".N > 0"
 		}
+		if r == em.gen.does {
+			for ri, role := range em.gen.roles {
+				if keys[0] == fmt.Sprint(role) {
+					// a role's move: one load and a compare, where the
+					// relation's test hashes the pair (buttons' next
+					// rules test (does robot a) 18 times a state)
+					return fmt.Sprintf("E.Did(%d, %s)", ri, keys[1])
+				}
+			}
+		}
 		return callN(rn, "Has", keys)
 	}
 	op := "HasNew"

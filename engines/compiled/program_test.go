@@ -208,3 +208,40 @@ func TestTimedRunIsRolloutRun(t *testing.T) {
 		})
 	}
 }
+
+// didGame tests its roles' moves by name, positively and negated, beside
+// a does literal whose role is a variable: the compiled program tests a
+// named role's move by the joint move (Engine.Did).
+const didGame = "(role white)\n(role black)\n(init (n 0))\n" +
+	"(succ 0 1)\n(succ 1 2)\n(succ 2 3)\n(succ 3 4)\n" +
+	"(<= (legal ?r a) (role ?r) (not (true (n 4))))\n(<= (legal ?r b) (role ?r) (not (true (n 4))))\n" +
+	"(<= (next (n ?m)) (true (n ?k)) (succ ?k ?m))\n" +
+	"(<= (next (same ?k)) (true (n ?k)) (does white ?x) (does black ?x))\n" +
+	"(<= (next wa) (does white a) (not (does black a)))\n" +
+	"(<= (next bb) (does black b))\n" +
+	"(<= (next (moved ?r ?m)) (does ?r ?m))\n" +
+	"(<= (next (kept ?f)) (true wa) (not (does white b)) (true (same ?f)))\n" +
+	"(<= terminal (true (n 4)))\n" +
+	"(<= (goal white 100) (true wa))\n(<= (goal white 0) (not (true wa)))\n" +
+	"(<= (goal black 100) (true bb))\n(<= (goal black 0) (not (true bb)))\n"
+
+func TestDid(t *testing.T) {
+	tg := sourceGame(t, "did.kif", didGame)
+	prog, err := compiled.Native(tg.game, tg.rules)
+	require.NoError(t, err)
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(prog.Path), "bu", "rules*.go"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var code strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		code.Write(b)
+	}
+	for _, want := range []string{"E.Did(0, ", "E.Did(1, ", "!(E.Did(1, ", "!(E.Did(0, "} {
+		assert.Contains(t, code.String(), want)
+	}
+	for seed := range uint64(4) {
+		sameTrace(t, proverTrace(t, tg.game, seed, 8), programTrace(t, prog, tg.path, seed, 8))
+	}
+}

@@ -424,6 +424,13 @@ func (e *Engine) setMoves(joint []int32) {
 	}
 }
 
+// Did reports whether the current joint move's move of role i (of
+// Roles) is m: the does relation's test for a role named in the rules.
+func (e *Engine) Did(i int, m int32) bool {
+	Work++
+	return i < len(e.joint) && e.joint[i] == m
+}
+
 // Initial returns the initial state.
 func (e *Engine) Initial() (s *State, err error) {
 	defer e.guard(&err)
