@@ -315,7 +315,7 @@ func (e *Engine) release() {
 		in.chg, in.held, in.facts = nil, nil, nil
 	}
 	*e.S = Store{}
-	e.mark, e.slab, e.states, e.Facts, e.moves, e.cur, e.tup = nil, nil, nil, nil, nil, nil, nil
+	e.mark, e.slab, e.states, e.Facts, e.moves, e.cur, e.tup, e.init = nil, nil, nil, nil, nil, nil, nil, nil
 	e.cells = 0
 	if active == e {
 		Cells = 0

@@ -3,6 +3,7 @@ package rt
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -124,6 +125,8 @@ type Engine struct {
 	slab       []int32 // states' facts are cut from it
 	states     []State // and the states themselves (one allocation for many)
 	goalVals   []int32 // goals' scratch list
+	goalNum    []int   // by term id: the goal value it reads as, + 1, or 0
+	init       *State  // the initial state, once computed
 	goalBuf    []int   // a rollout's goal values
 	rowOf      []int32 // per fact of the current state: its row in its true relation
 	born, dead []int32 // changeState's scratch lists
@@ -442,9 +445,12 @@ func (e *Engine) Initial() (s *State, err error) {
 // methods of the same names add it, a rollout (playout) has one of its
 // own.
 func (e *Engine) initial() *State {
-	e.SetState(e.empty)
-	e.ensure(e.QInit)
-	return e.newState(e.InitRel)
+	if e.init == nil { // the same in every rollout (init reads no state)
+		e.SetState(e.empty)
+		e.ensure(e.QInit)
+		e.init = e.newState(e.InitRel)
+	}
+	return e.init
 }
 
 func (e *Engine) newState(r *Rel) *State {
@@ -615,14 +621,34 @@ func (e *Engine) goals(s *State, goals []int) error {
 			sort.Strings(texts)
 			return protocol.Errorf(protocol.GoalCount, "role %s has %d goal values [%s] in the state %s; it needs exactly one", e.S.Text(role), len(vals), strings.Join(texts, " "), e.StateText(s))
 		}
-		text := e.S.Text(vals[0])
-		n, err := strconv.Atoi(text)
+		n, err := e.goalValue(role, vals[0])
 		if err != nil {
-			return protocol.Errorf(protocol.GoalValue, "role %s has the goal value %s, which is not an integer", e.S.Text(role), text)
+			return err
 		}
 		goals[i] = n
 	}
 	return nil
+}
+
+// goalValue returns the integer that term v of role's goal reads as,
+// remembered by term id (a rollout of a step or two printed and parsed
+// it at its end).
+func (e *Engine) goalValue(role, v int32) (int, error) {
+	if int(v) < len(e.goalNum) && e.goalNum[v] != 0 {
+		return e.goalNum[v] - 1, nil
+	}
+	text := e.S.Text(v)
+	n, err := strconv.Atoi(text)
+	if err != nil {
+		return 0, protocol.Errorf(protocol.GoalValue, "role %s has the goal value %s, which is not an integer", e.S.Text(role), text)
+	}
+	if v < 1<<16 && n >= 0 && n < math.MaxInt {
+		if int(v) >= len(e.goalNum) {
+			e.goalNum = append(e.goalNum, make([]int, int(v)+1-len(e.goalNum))...)
+		}
+		e.goalNum[v] = n + 1
+	}
+	return n, nil
 }
 
 // StateFacts returns the facts of s, printed and sorted.
