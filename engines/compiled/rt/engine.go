@@ -536,8 +536,12 @@ func (e *Engine) legal(s *State, role int) ([]int32, error) {
 	} else {
 		e.ensure(e.QLegal)
 		r := e.LegalRel
-		for row := e.LegalIx.Find1(r, e.Roles[role]); row >= 0; row = e.LegalIx.Next[row] {
-			moves = append(moves, r.Data[2*row+1])
+		if r.N <= smallScan {
+			moves = scanRole(r, e.Roles[role], moves)
+		} else {
+			for row := e.LegalIx.Find1(r, e.Roles[role]); row >= 0; row = e.LegalIx.Next[row] {
+				moves = append(moves, r.Data[2*row+1])
+			}
 		}
 	}
 	e.moves[role] = moves
@@ -545,6 +549,24 @@ func (e *Engine) legal(s *State, role int) ([]int32, error) {
 		return nil, protocol.Errorf(protocol.NoLegalMove, "role %s has no legal move in the state %s", e.S.Text(e.Roles[role]), e.StateText(s))
 	}
 	return moves, nil
+}
+
+// smallScan bounds the legal and goal relations whose rows of a role are
+// found by a scan of them all rather than by their index on the role,
+// which is rebuilt in every state (a game of a few moves spent a fifth of
+// its time on it).
+const smallScan = 64
+
+// scanRole appends to out the second values of the rows of r (width 2)
+// whose first is role, newest first as the index's chain has them.
+func scanRole(r *Rel, role int32, out []int32) []int32 {
+	Work += uint64(r.N)
+	for row := r.N - 1; row >= 0; row-- {
+		if r.Data[2*row] == role {
+			out = append(out, r.Data[2*row+1])
+		}
+	}
+	return out
 }
 
 // Next returns the state after the joint move.
@@ -607,6 +629,8 @@ func (e *Engine) goals(s *State, goals []int) error {
 					vals = append(vals, c.Data[2*row+1])
 				}
 			}
+		} else if r.N <= smallScan {
+			vals = scanRole(r, role, vals)
 		} else {
 			for row := e.GoalIx.Find1(r, role); row >= 0; row = e.GoalIx.Next[row] {
 				vals = append(vals, r.Data[2*row+1])
