@@ -182,30 +182,29 @@ func TestHostileNames(t *testing.T) {
 	}
 }
 
-// TestTimedRunIsRolloutRun pins the program's timed mode to rollout.Run at
-// the process level: with SECONDS = 0 every read of the clock says the time
-// is over, so the run ends at the first read (the 64th step of a rollout,
-// or after the first rollout) and is rollout.Run's with the same seed on
-// the program's own machine, to the state change. rt's
-// TestTimedLoopIsRolloutRun compares the clock reads of longer runs.
-func TestTimedRunIsRolloutRun(t *testing.T) {
-	for _, name := range []string{"tictactoe", "breakthrough"} {
-		t.Run(name, func(t *testing.T) {
-			tg := builtin(t, name)
-			prog, err := compiled.Native(tg.game, tg.rules)
-			require.NoError(t, err)
-			m, err := compiled.New(tg.game, compiled.WithDesign("bottom-up"))
-			require.NoError(t, err)
-			defer m.Close()
-			for _, seed := range []uint64{1, 2, 3} {
-				code, r, stderr := runProgram(t, prog.Path, "-design", "bottom-up", "-seed", strconv.FormatUint(seed, 10), tg.path, "0")
-				require.Equal(t, 0, code, stderr)
-				want, err := rollout.RunClock(m, protocol.NewClock(0), seed)
-				require.NoError(t, err)
-				assert.Equal(t, strconv.FormatInt(want.Rollouts, 10), get(r, protocol.KeyNumRollouts), "seed %d", seed)
-				assert.Equal(t, strconv.FormatInt(want.StateChanges, 10), get(r, protocol.KeyNumStateChanges), "seed %d", seed)
-			}
-		})
+// TestRolloutsAreProverRollouts: the program's rollouts (playout, whose
+// states alternate between two buffers, as in a timed run) in fixed-work
+// mode make the prover's moves and state changes, seed by seed, in each
+// design: a state a step overwritten too early would change the moves
+// drawn. (rt's TestTimedLoopIsRolloutRun pins the timed loop to
+// rollout.Run; with SECONDS = 0 a process's run ends before its first
+// rollout.)
+func TestRolloutsAreProverRollouts(t *testing.T) {
+	for _, name := range []string{"tictactoe", "breakthrough", "connectfour"} {
+		tg := builtin(t, name)
+		prog, err := compiled.Native(tg.game, tg.rules)
+		require.NoError(t, err)
+		for _, design := range []string{"bottom-up", "incremental"} {
+			t.Run(name+"/"+design, func(t *testing.T) {
+				for _, seed := range []uint64{1, 2} {
+					code, r, stderr := runProgram(t, prog.Path, "-design", design, "-seed", strconv.FormatUint(seed, 10), "-rollouts", "10", tg.path, "0")
+					require.Equal(t, 0, code, stderr)
+					want, err := rollout.RunFixed(prover.NewMachine(tg.game), 10, seed)
+					require.NoError(t, err)
+					assert.Equal(t, strconv.FormatInt(want.StateChanges, 10), get(r, protocol.KeyNumStateChanges), "seed %d", seed)
+				}
+			})
+		}
 	}
 }
 

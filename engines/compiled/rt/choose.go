@@ -82,9 +82,14 @@ var (
 
 // checkWarm fails the current question once the warm-up round is over.
 func checkWarm() {
-	if warmLimit == 0 {
-		return
+	if warmLimit != 0 {
+		warmCheck()
 	}
+}
+
+// warmCheck is checkWarm's check during the warm-up, out of line so that
+// checkWarm is inlined.
+func warmCheck() {
 	if Work > warmLimit {
 		Fail(protocol.ResourceLimit, "the warm-up ran over %d units of work", warmLimit)
 	}

@@ -19,8 +19,10 @@ func Fail(kind protocol.ErrorKind, format string, args ...any) {
 	panic(protocol.Errorf(kind, format, args...))
 }
 
-// guard turns a Fail into an error; questions defer it.
+// guard turns a Fail into an error; questions and rollouts defer it
+// (and a rollout's end, with or without an error, is here).
 func (e *Engine) guard(err *error) {
+	e.playing = false
 	if r := recover(); r != nil {
 		ge, ok := r.(*protocol.GameError)
 		if !ok {
@@ -125,6 +127,12 @@ type Engine struct {
 	slab       []int32 // states' facts are cut from it
 	states     []State // and the states themselves (one allocation for many)
 	goalVals   []int32 // goals' scratch list
+	// playing: a rollout (playout) is on; its states are play's two,
+	// alternately (newStateOf)
+	playing    bool
+	play       [2]State
+	playFacts  [2][]int32
+	playNext   int
 	goalNum    []int   // by term id: the goal value it reads as, + 1, or 0
 	init       *State  // the initial state, once computed
 	goalBuf    []int   // a rollout's goal values
@@ -454,27 +462,58 @@ func (e *Engine) initial() *State {
 	}
 	if e.init == nil { // the same in every rollout (init reads no state)
 		e.ensure(e.QInit)
+		playing := e.playing
+		e.playing = false // kept: not one of a rollout's two states
 		e.init = e.newState(e.InitRel)
+		e.playing = playing
 	}
 	return e.init
 }
 
 func (e *Engine) newState(r *Rel) *State {
 	n := int(r.N)
-	if n > len(e.slab) {
-		e.slab = make([]int32, max(4096, n))
-	}
-	facts := e.slab[:n:n]
-	e.slab = e.slab[n:]
+	facts := e.factsSpace(n)[:n]
 	copy(facts, r.Data[:n])
 	return e.newStateOf(facts)
 }
 
-// newStateOf returns a new state of facts, cut from a slab of states: a
-// rollout makes a state a step, and one allocation of the runtime's each
-// (with its share of the garbage collector's work) was some 10% of the
-// time of a game of a few facts.
+// factsSpace returns room for a new state's n facts (length 0, capacity
+// n): cut from a slab shared by many states, or in a rollout (playing)
+// the buffer of the state after the current one.
+func (e *Engine) factsSpace(n int) []int32 {
+	if e.playing {
+		b := e.playFacts[e.playNext]
+		if cap(b) < n {
+			b = make([]int32, 0, n+n/2+16)
+			e.playFacts[e.playNext] = b
+		}
+		return b[:0:n]
+	}
+	if n > len(e.slab) {
+		e.slab = make([]int32, max(4096, n))
+	}
+	return e.slab[:0:n]
+}
+
+// newStateOf returns a new state of facts, which factsSpace gave room
+// for. A rollout (playing) alternates between two states and their
+// buffers: the state it makes at a step is dead two steps later (the
+// step after uses it as the old state of SetState's change), and an
+// allocation a step, with its share of the garbage collector's work,
+// was some 10% of the time of a game of a few facts. Other states are
+// cut from a slab of states, as their facts from a slab of facts.
 func (e *Engine) newStateOf(facts []int32) *State {
+	if e.playing {
+		s := &e.play[e.playNext]
+		if s == e.cur {
+			panic("compiled: a rollout's new state overwrites the current one")
+		}
+		e.playNext ^= 1
+		s.Facts = facts[:len(facts):len(facts)]
+		return s
+	}
+	e.slab = e.slab[len(facts):]
+	facts = facts[:len(facts):len(facts)]
 	if len(e.states) == 0 {
 		e.states = make([]State, 256)
 	}
@@ -487,17 +526,12 @@ func (e *Engine) newStateOf(facts []int32) *State {
 // newStateC is newState for a counted relation: its rows in the new
 // view.
 func (e *Engine) newStateC(r *CRel) *State {
-	n := int(r.Live())
-	if n > len(e.slab) {
-		e.slab = make([]int32, max(4096, n))
-	}
-	facts := e.slab[:0:n]
+	facts := e.factsSpace(int(r.Live()))
 	for _, row := range r.inuse {
 		if r.St[row]&StNew != 0 {
 			facts = append(facts, r.Data[row])
 		}
 	}
-	e.slab = e.slab[n:]
 	return e.newStateOf(facts)
 }
 

@@ -268,10 +268,6 @@ func (e *Engine) incEnsure(units []*IncUnit) {
 // and of the plain next relation r, each once.
 func (e *Engine) newStateUnion(c *CRel, r *Rel) *State {
 	in := e.Inc
-	n := int(c.Live()) + int(r.N)
-	if n > len(e.slab) {
-		e.slab = make([]int32, max(4096, n))
-	}
 	if r.N == 0 {
 		return e.newStateC(c)
 	}
@@ -283,7 +279,7 @@ func (e *Engine) newStateUnion(c *CRel, r *Rel) *State {
 	if m := e.S.Size(); len(in.seen) < m {
 		in.seen = append(in.seen, make([]uint32, m-len(in.seen)+m/2)...)
 	}
-	facts := e.slab[:0:n]
+	facts := e.factsSpace(int(c.Live()) + int(r.N))
 	for _, row := range c.inuse {
 		if c.St[row]&StNew != 0 {
 			f := c.Data[row]
@@ -296,6 +292,5 @@ func (e *Engine) newStateUnion(c *CRel, r *Rel) *State {
 			facts = append(facts, f)
 		}
 	}
-	e.slab = e.slab[len(facts):]
 	return e.newStateOf(facts[:len(facts):len(facts)])
 }

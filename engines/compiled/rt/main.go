@@ -216,6 +216,7 @@ func (e *Engine) runFixed(n int, seed uint64) (protocol.Stats, error) {
 // rollout unfinished when it says so.
 func (e *Engine) playout(joint []int32, choose func(role int, legal []int32) int32, maxSteps int, stop func() bool, steps *int64) (stopped bool, err error) {
 	defer e.guard(&err) // one for the rollout, not one per question
+	e.playing = true    // until guard
 	s := e.initial()
 	for step := 0; ; step++ {
 		if stop != nil && stop() {

@@ -65,11 +65,16 @@ var (
 func tick() {
 	ticks++
 	if ticks&0xffff == 0 {
-		if staticClock != nil && staticClock.Used() > staticBudget {
-			Fail(protocol.ResourceLimit, "the static relations took over %s of CPU to compute", staticBudget)
-		}
-		checkWarm()
+		tickCheck()
 	}
+}
+
+// tickCheck is tick's check, out of line so that tick is inlined.
+func tickCheck() {
+	if staticClock != nil && staticClock.Used() > staticBudget {
+		Fail(protocol.ResourceLimit, "the static relations took over %s of CPU to compute", staticBudget)
+	}
+	checkWarm()
 }
 
 // NewRel returns an empty relation of width w.
