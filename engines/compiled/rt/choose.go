@@ -321,6 +321,7 @@ func (e *Engine) release() {
 	}
 	*e.S = Store{}
 	e.mark, e.slab, e.states, e.Facts, e.moves, e.cur, e.tup, e.init = nil, nil, nil, nil, nil, nil, nil, nil
+	e.play, e.playFacts, e.goalVals, e.goalBuf, e.goalNum = [2]State{}, [2][]int32{}, nil, nil, nil
 	e.cells = 0
 	if active == e {
 		Cells = 0

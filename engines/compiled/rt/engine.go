@@ -3,7 +3,6 @@ package rt
 import (
 	"encoding/binary"
 	"errors"
-	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -126,16 +125,16 @@ type Engine struct {
 	empty      *State
 	slab       []int32 // states' facts are cut from it
 	states     []State // and the states themselves (one allocation for many)
-	goalVals   []int32 // goals' scratch list
+	init       *State  // the initial state, once computed
 	// playing: a rollout (playout) is on; its states are play's two,
 	// alternately (newStateOf)
 	playing    bool
 	play       [2]State
 	playFacts  [2][]int32
 	playNext   int
-	goalNum    []int   // by term id: the goal value it reads as, + 1, or 0
-	init       *State  // the initial state, once computed
+	goalVals   []int32 // goals' scratch list
 	goalBuf    []int   // a rollout's goal values
+	goalNum    []int   // by term id: the goal value it reads as, + 1, or 0
 	rowOf      []int32 // per fact of the current state: its row in its true relation
 	born, dead []int32 // changeState's scratch lists
 	// trueIndexed: some true relation has an index; SetState changes the
@@ -706,7 +705,7 @@ func (e *Engine) goalValue(role, v int32) (int, error) {
 	if err != nil {
 		return 0, protocol.Errorf(protocol.GoalValue, "role %s has the goal value %s, which is not an integer", e.S.Text(role), text)
 	}
-	if v < 1<<16 && n >= 0 && n < math.MaxInt {
+	if v < 1<<16 && n >= 0 && n < 1<<30 {
 		if int(v) >= len(e.goalNum) {
 			e.goalNum = append(e.goalNum, make([]int, int(v)+1-len(e.goalNum))...)
 		}
