@@ -246,10 +246,10 @@ func TestClearOnceLargeRelation(t *testing.T) {
 	}
 }
 
-// TestStorePackedArities interns terms of one to six arguments, with
+// TestStorePackedArities interns terms of one to eight arguments, with
 // functors and arguments on both sides of the packed keys' limits (three
 // arguments: functor 2^15, arguments 2^16; four: 2^11 and 2^13; five: 2^7
-// and 2^9; six: 2^6 and 2^7), through
+// and 2^9; six: 2^6 and 2^7; seven and eight: 2^5), through
 // InternN and the fixed-arity helpers, and finds each again by every way
 // in: terms of different functors or arities never share an id.
 func TestStorePackedArities(t *testing.T) {
@@ -262,15 +262,15 @@ func TestStorePackedArities(t *testing.T) {
 	for fk := int32(1); fk < 1<<15+3; fk++ {
 		// arity 4 for functor 1, 3 for 16: keys that would meet without
 		// the four-argument layout's marker bit
-		s.AddFunctor(0, []int32{1, 4, 3, 2, 5, 1, 6, 3, 2}[fk%9])
-		if fk < 10 || fk == 16 || fk > 1<<6-9 && fk < 1<<6+9 || fk > 1<<7-6 && fk < 1<<7+4 || fk > 1<<11-3 && fk < 1<<11+3 || fk > 1<<15-3 {
+		s.AddFunctor(0, []int32{1, 4, 3, 2, 5, 3, 6, 1, 2, 7, 8}[fk%11])
+		if fk < 12 || fk == 16 || fk > 1<<5-12 && fk < 1<<5+12 || fk > 1<<6-9 && fk < 1<<6+9 || fk > 1<<7-6 && fk < 1<<7+4 || fk > 1<<11-3 && fk < 1<<11+3 || fk > 1<<15-3 {
 			fks = append(fks, fk)
 		}
 	}
-	vals := []int32{0, 1, 7, 1<<7 - 1, 1 << 7, 1<<9 - 1, 1 << 9, 1<<13 - 1, 1 << 13, 1<<16 - 1, 1 << 16}
+	vals := []int32{0, 1, 7, 1<<5 - 1, 1 << 5, 1<<7 - 1, 1 << 7, 1<<9 - 1, 1 << 9, 1<<13 - 1, 1 << 13, 1<<16 - 1, 1 << 16}
 	type term struct {
 		fk   int32
-		args [6]int32
+		args [8]int32
 	}
 	ids := map[term]int32{}
 	seen := map[int32]bool{}
@@ -331,32 +331,35 @@ func TestStorePackedArities(t *testing.T) {
 		if got != id || s.InternN(tm.fk, args) != id {
 			t.Fatalf("%v: interned as %d, found as %d", tm, id, got)
 		}
-		if a := s.ArgsOf(id); s.Fk[id] != tm.fk || [6]int32(append(append([]int32{}, a...), make([]int32, 6-len(a))...)) != tm.args {
+		if a := s.ArgsOf(id); s.Fk[id] != tm.fk || [8]int32(append(append([]int32{}, a...), make([]int32, 8-len(a))...)) != tm.args {
 			t.Fatalf("%v: term %d holds %d %v", tm, id, s.Fk[id], a)
 		}
 	}
 	if n < 400 {
 		t.Fatalf("only %d terms", n)
 	}
-	// six arguments, every combination of values at the packing bound's
-	// edges: a value past 7 bits would meet the next argument's
-	six := map[[6]int32]int32{}
-	edge := []int32{0, 1, 1<<7 - 1, 1 << 7}
-	for fk := range int32(len(s.FnArity)) {
-		if s.FnArity[fk] != 6 || fk > 100 {
-			continue
+	// six to eight arguments, every combination of values at the packing
+	// bound's edges for one functor of each arity (one that packs): a
+	// value past the bound would meet the next argument's
+	for _, c := range []struct {
+		arity, bound int32
+	}{{6, 1 << 7}, {7, 1 << 5}, {8, 1 << 5}} {
+		fk := int32(1)
+		for s.FnArity[fk] != c.arity {
+			fk++
 		}
-		clear(six)
-		for i := range 1 << 12 {
-			var a [6]int32
-			for j := range a {
+		edge := []int32{0, 1, c.bound - 1, c.bound}
+		ids := map[[8]int32]int32{}
+		for i := range 1 << (2 * c.arity) {
+			var a [8]int32
+			for j := range c.arity {
 				a[j] = edge[i>>(2*j)&3]
 			}
-			six[a] = s.InternN(fk, a[:])
+			ids[a] = s.InternN(fk, a[:c.arity])
 		}
-		for a, id := range six {
-			if s.LookupN(fk, a[:]) != id || !slices.Equal(s.ArgsOf(id), a[:]) {
-				t.Fatalf("(%d %v): interned as %d, found as %d, holds %v", fk, a, id, s.LookupN(fk, a[:]), s.ArgsOf(id))
+		for a, id := range ids {
+			if s.LookupN(fk, a[:c.arity]) != id || !slices.Equal(s.ArgsOf(id), a[:c.arity]) {
+				t.Fatalf("(%d %v): interned as %d, found as %d, holds %v", fk, a[:c.arity], id, s.LookupN(fk, a[:c.arity]), s.ArgsOf(id))
 			}
 		}
 	}

@@ -81,9 +81,23 @@ func fin(h uint32) uint32 {
 // each argument under 1<<9 (bit 63 set and bits 52-62, where four
 // arguments have their functor, never 0, clear); with six, the functor
 // under 1<<6 and each argument under 1<<7 (bits 48-63, where up to three
-// arguments have their functor, clear).
+// arguments have their functor, clear); with seven or eight, the functor
+// and each argument under 1<<5 (bit 63 set, bits 45-62 clear; eight
+// arguments' functor at bits 40-44, seven's at 35-39 with 40-44 clear).
 func pack(fk int32, args []int32) (key uint64, ok bool) {
 	switch len(args) {
+	case 7, 8:
+		if uint32(fk) >= 1<<5 {
+			return 0, false
+		}
+		k := uint64(1)<<63 | uint64(fk)<<(5*len(args))
+		for i, a := range args {
+			if uint32(a) >= 1<<5 {
+				return 0, false
+			}
+			k |= uint64(a) << (5 * i)
+		}
+		return k, true
 	case 6:
 		if uint32(fk) >= 1<<6 {
 			return 0, false
