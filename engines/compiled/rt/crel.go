@@ -732,9 +732,13 @@ func (ix *CIndex) find1(r *CRel, a int32) int32 {
 		t := [1]int32{a}
 		return ix.find(r, t[:])
 	}
-	key := uint64(1)<<63 | uint64(a)
-	for i := hashKey(key) & ix.mask; ; i = (i + 1) & ix.mask {
-		if ix.hkeys[i] == key {
+	return ix.probe(pack1(a))
+}
+
+// probe returns the first row of packed key k (packTuple), or -1.
+func (ix *CIndex) probe(k uint64) int32 {
+	for i := hashKey(k) & ix.mask; ; i = (i + 1) & ix.mask {
+		if ix.hkeys[i] == k {
 			return ix.head[i] - 1
 		}
 		if ix.head[i] == 0 {
@@ -743,23 +747,33 @@ func (ix *CIndex) find1(r *CRel, a int32) int32 {
 	}
 }
 
-// Find2 is Find1 for a two-column key.
+// Find2 is Find1 for a two-column key: a key that packs is probed
+// without find's loops over its values.
 func (ix *CIndex) Find2(r *CRel, a, b int32) int32 {
 	Work++
+	if uint32(a)|uint32(b) < 1<<15 {
+		return ix.probe(pack2(a, b))
+	}
 	t := [2]int32{a, b}
 	return ix.find(r, t[:])
 }
 
-// Find3 is Find1 for a three-column key.
+// Find3 is Find1 for a three-column key, as Find2.
 func (ix *CIndex) Find3(r *CRel, a, b, c int32) int32 {
 	Work++
+	if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
+		return ix.probe(pack3(a, b, c))
+	}
 	t := [3]int32{a, b, c}
 	return ix.find(r, t[:])
 }
 
-// Find4 is Find1 for a four-column key.
+// Find4 is Find1 for a four-column key, as Find2.
 func (ix *CIndex) Find4(r *CRel, a, b, c, d int32) int32 {
 	Work++
+	if uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<15 {
+		return ix.probe(pack4(a, b, c, d))
+	}
 	t := [4]int32{a, b, c, d}
 	return ix.find(r, t[:])
 }
