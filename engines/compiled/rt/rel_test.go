@@ -393,16 +393,9 @@ func TestRelWidths(t *testing.T) {
 			return r.AddN(k[:w])
 		}
 		has := func(k [maxPack + 1]int32) (bool, bool) {
-			switch w {
-			case 2:
-				return r.Has2(k[0], k[1]), r.HasN(k[:w])
-			case 3:
-				return r.Has3(k[0], k[1], k[2]), r.HasN(k[:w])
-			case 4:
-				return r.Has4(k[0], k[1], k[2], k[3]), r.HasN(k[:w])
-			}
-			return r.HasN(k[:w]), r.HasN(k[:w])
+			return hasWidth(r, k[:w]), r.HasN(k[:w])
 		}
+
 		for round := range 6 {
 			for range 300 {
 				k := tuple()

@@ -87,29 +87,9 @@ func fin(h uint32) uint32 {
 func pack(fk int32, args []int32) (key uint64, ok bool) {
 	switch len(args) {
 	case 7, 8:
-		if uint32(fk) >= 1<<5 {
-			return 0, false
-		}
-		k := uint64(1)<<63 | uint64(fk)<<(5*len(args))
-		for i, a := range args {
-			if uint32(a) >= 1<<5 {
-				return 0, false
-			}
-			k |= uint64(a) << (5 * i)
-		}
-		return k, true
+		return packArgs(1<<63, fk, 5, uint(5*len(args)), args, 5)
 	case 6:
-		if uint32(fk) >= 1<<6 {
-			return 0, false
-		}
-		k := uint64(fk) << 42
-		for i, a := range args {
-			if uint32(a) >= 1<<7 {
-				return 0, false
-			}
-			k |= uint64(a) << (7 * i)
-		}
-		return k, true
+		return packArgs(0, fk, 6, 42, args, 7)
 	case 5:
 		if uint32(fk) >= 1<<7 {
 			return 0, false
@@ -142,6 +122,22 @@ func pack(fk int32, args []int32) (key uint64, ok bool) {
 		key |= uint64(a) << (32 - 16*i)
 	}
 	return key, true
+}
+
+// packArgs is pack's key of base, the functor (under 1<<fkBits) at bit
+// fkAt and argument i (each under 1<<bits) at bit bits*i, or false.
+func packArgs(base uint64, fk int32, fkBits, fkAt uint, args []int32, bits uint) (uint64, bool) {
+	if uint32(fk) >= 1<<fkBits {
+		return 0, false
+	}
+	k := base | uint64(fk)<<fkAt
+	for i, a := range args {
+		if uint32(a) >= 1<<bits {
+			return 0, false
+		}
+		k |= uint64(a) << (bits * uint(i))
+	}
+	return k, true
 }
 
 // key4 is pack's key of four arguments, in range.
