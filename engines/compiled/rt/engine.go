@@ -359,8 +359,22 @@ func (e *Engine) SetState(s *State) {
 // push adds fact f to its true relation.
 func (e *Engine) push(f int32) {
 	st := e.S
-	if r := e.TrueRel[st.Fk[f]]; r != nil {
-		e.rowOf[f] = r.N
+	r := e.TrueRel[st.Fk[f]]
+	if r == nil {
+		return
+	}
+	e.rowOf[f] = r.N
+	o := st.Off[f]
+	switch r.W { // a true relation's width is its functor's arity + 1
+	case 2:
+		r.push2(st.Args[o], f)
+	case 3:
+		a := st.Args[o : o+2]
+		r.push3(a[0], a[1], f)
+	case 4:
+		a := st.Args[o : o+3]
+		r.push4(a[0], a[1], a[2], f)
+	default:
 		r.Push(st.ArgsOf(f), f)
 	}
 }

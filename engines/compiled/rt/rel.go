@@ -508,6 +508,41 @@ func (r *Rel) Push(args []int32, f int32) {
 	}
 }
 
+// push2, push3 and push4 are Push for widths 2 to 4 (a fact of one to
+// three arguments), the arguments passed by value: SetState's calls for
+// the common true relations, without the slice of the arguments.
+func (r *Rel) push2(a, f int32) {
+	Work++
+	row := r.N
+	r.Data = append(r.Data, a, f)
+	r.pushed(row)
+}
+
+func (r *Rel) push3(a, b, f int32) {
+	Work++
+	row := r.N
+	r.Data = append(r.Data, a, b, f)
+	r.pushed(row)
+}
+
+func (r *Rel) push4(a, b, c, f int32) {
+	Work++
+	row := r.N
+	r.Data = append(r.Data, a, b, c, f)
+	r.pushed(row)
+}
+
+// pushed counts row, just appended by a push, and adds it to the indexes.
+func (r *Rel) pushed(row int32) {
+	r.N++
+	Cells += int64(r.W)
+	for _, ix := range r.Ix {
+		if !ix.stale {
+			ix.insert(r, row)
+		}
+	}
+}
+
 // Reset empties a relation filled by Push.
 func (r *Rel) Reset() {
 	Cells -= int64(r.N) * int64(r.W)
@@ -548,6 +583,15 @@ func (r *Rel) Add0() bool { return r.AddN(nil) }
 
 // Add1 is AddN for width 1.
 func (r *Rel) Add1(a int32) bool {
+	if uint32(a) < uint32(len(r.dmark)) { // a direct relation's marks
+		Work++
+		if r.dmark[a] == r.dgen {
+			return false
+		}
+		r.dmark[a] = r.dgen
+		r.push1(a)
+		return true
+	}
 	t := [1]int32{a}
 	return r.AddN(t[:])
 }
