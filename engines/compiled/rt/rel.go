@@ -452,7 +452,16 @@ func (r *Rel) addAt(i uint32, key uint64, t []int32) {
 		r.unfreeze() // a static relation is frozen once computed: never here
 	}
 	tick()
-	r.Data = append(r.Data, t...)
+	switch len(t) { // by value: append's copy of a slice calls memmove
+	case 2:
+		r.Data = append(r.Data, t[0], t[1])
+	case 3:
+		r.Data = append(r.Data, t[0], t[1], t[2])
+	case 4:
+		r.Data = append(r.Data, t[0], t[1], t[2], t[3])
+	default:
+		r.Data = append(r.Data, t...)
+	}
 	r.N++
 	Cells += int64(r.W)
 	if Cells > MaxCells {
