@@ -60,6 +60,7 @@ type Inc struct {
 	pending      bool     // some relation has rows born or dead this round
 	factsChanged bool     // the state's facts changed in this round
 	facts        []int32  // the facts the true relations hold
+	spare        []int32  // the buffer of the next facts
 	held         []bool   // by term: in facts
 	chg          []uint32 // chg[x] == chgStamp: fact x changed this round
 	chgStamp     uint32
@@ -166,11 +167,13 @@ func (e *Engine) incSetState(s *State) {
 	}
 	st := e.S
 	Work += uint64(len(s.Facts) + len(in.facts))
+	facts := in.spare[:0] // s's facts, each once, in s's order
 	for _, f := range s.Facts {
 		if e.mark[f] == e.stamp {
 			continue // a repeated fact
 		}
 		e.mark[f] = e.stamp
+		facts = append(facts, f)
 		if !in.held[f] {
 			in.held[f] = true
 			in.change(e, st, f, 1)
@@ -182,16 +185,7 @@ func (e *Engine) incSetState(s *State) {
 			in.change(e, st, f, -1)
 		}
 	}
-	in.facts = in.facts[:0]
-	for _, f := range s.Facts {
-		if in.held[f] {
-			in.held[f] = false // once each
-			in.facts = append(in.facts, f)
-		}
-	}
-	for _, f := range in.facts {
-		in.held[f] = true
-	}
+	in.facts, in.spare = facts, in.facts
 	for _, r := range in.trueTouched {
 		r.Settle()
 	}
