@@ -3,7 +3,7 @@
 GO ?= go
 BIN ?= bin/gdlperf
 
-.PHONY: build install test test-all bench lint fuzz corpus-check propnet-corpus transform-check check-corpus mirror-cache clean
+.PHONY: build install test test-all bench lint fuzz corpus-check propnet-corpus transform-check check-corpus mirror-cache pgo-profile clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/gdlperf
@@ -54,6 +54,12 @@ propnet-corpus:
 # the tuple prover against the original (tens of minutes; not in test-all).
 transform-check:
 	GDLPERF_CORPUS=1 $(GO) test -count=1 -timeout=0 -run=TestPanelGamesStayEquivalent -v ./engines/transform/
+
+# The compiled engine's runtime profile for Go's profile-guided optimization
+# (engines/compiled/rt.pgo): run after a change of engines/compiled/rt, on a
+# quiet machine, with ../shared beside the repo (about two minutes).
+pgo-profile:
+	GDLPERF_PGO_OUT=$(CURDIR)/engines/compiled/rt.pgo $(GO) test -count=1 -timeout=30m -run='^TestWritePGOProfile$$' -v ./engines/compiled/
 
 # The ggp.org mirror in ../shared, synced into gdlperf's one game cache
 # ($GDLPERF_CACHE, or the user cache folder: the one gdlperf run and check

@@ -83,9 +83,11 @@ import (
 )
 
 // source is the generator's and the runtime's code: the runtime files are
-// copied into every generated program.
+// copied into every generated program. rt.pgo is the runtime's CPU
+// profile for the compiler's profile-guided optimization (see pgoFlag);
+// being in source, it is part of Version.
 //
-//go:embed *.go rt/*.go
+//go:embed *.go rt/*.go rt.pgo
 var source embed.FS
 
 // Name is the engine's name in the registry and on the command line.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -237,7 +238,11 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 	}
 	codegen = time.Since(start)
 	bstart := time.Now()
-	if err := goBuild(goBin, tmp, root); err != nil {
+	pgo, err := writeProfile(tmp)
+	if err != nil {
+		return nil, fmt.Errorf("compiled: writing the program's source: %w", err)
+	}
+	if err := goBuild(goBin, tmp, root, pgo); err != nil {
 		return nil, err
 	}
 	build := time.Since(bstart)
@@ -346,8 +351,35 @@ func copySources(fsys fs.FS, from, to string) error {
 	return nil
 }
 
-// goBuild runs go build in dir with a clean environment and a time limit.
-func goBuild(goBin, dir, root string) error {
+// The runtime's profile for profile-guided optimization (Go's PGO): CPU
+// profiles of the compiled programs of training games that are not in the
+// speed panel (make pgo-profile), with the generated packages' functions
+// hidden, so that it names the runtime's own call sites only, the same in
+// every program. Given to the compiler for package rt alone, it lets it
+// inline the runtime's hot calls (a state's facts pushed into their true
+// relations, a unit's evaluation, a row's add): 2-6 % fewer instructions
+// a state change on the panel. The generated packages and the standard
+// library are compiled as without it, and package rt's compilation, the
+// same in every program, stays in Go's build cache.
+//
+//go:embed rt.pgo
+var rtProfile []byte
+
+// writeProfile writes the runtime's profile into the program's folder dir
+// under a name of its content (go build keys its cache by the flag, not
+// by the file it names) and returns the name, or "" when there is none.
+func writeProfile(dir string) (string, error) {
+	if len(rtProfile) == 0 {
+		return "", nil
+	}
+	sum := sha256.Sum256(rtProfile)
+	name := "rt-" + hex.EncodeToString(sum[:6]) + ".pgo"
+	return name, os.WriteFile(filepath.Join(dir, name), rtProfile, 0o644)
+}
+
+// goBuild runs go build in dir with a clean environment and a time limit;
+// pgo, when set, is the runtime's profile in dir (writeProfile).
+func goBuild(goBin, dir, root, pgo string) error {
 	env := []string{"GOWORK=off", "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0", "GOTOOLCHAIN=local", "GOPROXY=off", "GO111MODULE=on"}
 	for _, k := range []string{"PATH", "HOME", "GOCACHE", "TMPDIR", "XDG_CACHE_HOME", "GOPATH", "GOMODCACHE"} {
 		if v, ok := os.LookupEnv(k); ok {
@@ -359,7 +391,12 @@ func goBuild(goBin, dir, root string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", progName, ".")
+	args := []string{"build", "-trimpath", "-ldflags=-s -w"}
+	if pgo != "" {
+		// a path relative to dir, where go build runs the compiler
+		args = append(args, "-gcflags=gdlprog/rt=-pgoprofile="+pgo)
+	}
+	cmd := exec.CommandContext(ctx, goBin, append(args, "-o", progName, ".")...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -114,9 +115,28 @@ func activate(e *Engine) {
 }
 
 // MainChoose runs the program's command line with the designs it has
-// (bottom-up first) and exits.
+// (bottom-up first) and exits. With GDLPERF_CPUPROFILE set, it writes a
+// CPU profile of the run to that file (make pgo-profile's training runs,
+// or a look at a program's hot spots with go tool pprof).
 func MainChoose(designs ...Design) {
-	os.Exit(RunChoose(designs, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stop := func() {}
+	if p := os.Getenv("GDLPERF_CPUPROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "GDLPERF_CPUPROFILE:", err)
+			os.Exit(exitFailure)
+		}
+		stop = func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}
+	}
+	code := RunChoose(designs, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // choose loads the engines (only the one named forced, if set), plays
