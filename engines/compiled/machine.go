@@ -84,8 +84,7 @@ import (
 
 // source is the generator's and the runtime's code: the runtime files are
 // copied into every generated program. rt.pgo is the runtime's CPU
-// profile for the compiler's profile-guided optimization (native.go,
-// writeProfile);
+// profile for the compiler's profile-guided optimization (writeProfile);
 // being in source, it is part of Version.
 //
 //go:embed *.go rt/*.go rt.pgo
