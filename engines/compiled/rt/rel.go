@@ -508,13 +508,7 @@ func (r *Rel) Push(args []int32, f int32) {
 		d[i] = a
 	}
 	d[len(args)] = f
-	r.N++
-	Cells += int64(r.W)
-	for _, ix := range r.Ix {
-		if !ix.stale {
-			ix.insert(r, row)
-		}
-	}
+	r.pushed(row)
 }
 
 // push2, push3 and push4 are Push for widths 2 to 4 (a fact of one to
@@ -590,7 +584,9 @@ func (r *Rel) Remove(i int32) {
 // Add0 adds the empty tuple.
 func (r *Rel) Add0() bool { return r.AddN(nil) }
 
-// Add1 is AddN for width 1.
+// Add1 is AddN for width 1. It repeats AddN's add by a direct relation's
+// marks: a helper both share, though inlined, cost 0.5-1.2% more
+// instructions a state change.
 func (r *Rel) Add1(a int32) bool {
 	if uint32(a) < uint32(len(r.dmark)) { // a direct relation's marks
 		Work++
