@@ -222,6 +222,10 @@ type NativeProgram struct {
 	Setup map[protocol.Key]int64
 	// Info describes the program, a line each (gdlperf engine info).
 	Info []string
+	// Args are given to every run of the program before the run's own
+	// (the compiled engine's -design: the design its build's warm-up
+	// kept).
+	Args []string
 }
 
 var (

@@ -18,6 +18,7 @@ import (
 	"github.com/gdlperf/gdlperf/engines/compiled"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/protocol"
+	"github.com/gdlperf/gdlperf/engines/rollout"
 )
 
 // entries lists the cache entries under root (not lock files nor the
@@ -175,4 +176,46 @@ func TestBudget(t *testing.T) {
 	require.True(t, errors.As(err, &ge), "%v", err)
 	assert.Equal(t, engines.ResourceLimit, ge.Kind)
 	t.Log(err)
+}
+
+// TestBuildKeepsDesign: a program's build plays the warm-up once and
+// records the design it keeps, the one a run left to its own warm-up
+// keeps; the harness's runs are given it (-design) and play no warm-up;
+// a record that names no design is ignored.
+func TestBuildKeepsDesign(t *testing.T) {
+	t.Setenv("GDLPERF_CACHE", t.TempDir())
+	t.Setenv("GDLPERF_COMPILED_WARMUP_LOG", "1")
+	tg := builtin(t, "connectfour")
+	prog, err := compiled.Native(tg.game, tg.rules)
+	require.NoError(t, err)
+
+	code, r, stderr := runProgram(t, prog.Path, "-rollouts", "1", tg.path, "0")
+	require.Equal(t, 0, code, stderr)
+	kept := get(r, protocol.KeyDesign)
+	require.Contains(t, stderr, "warm-up: kept "+kept, "a run given no design plays the warm-up")
+	require.NotEqual(t, "bottom-up", kept, "the test needs a game whose warm-up keeps another design than the first")
+	assert.Equal(t, []string{"-design", kept}, prog.Args)
+	warm, err := compiled.Native(tg.game, tg.rules)
+	require.NoError(t, err)
+	assert.Equal(t, prog.Args, warm.Args, "a cache hit")
+
+	e, ok := engines.Lookup(compiled.Name)
+	require.True(t, ok)
+	res := filepath.Join(t.TempDir(), "result.txt")
+	var out strings.Builder
+	require.NoError(t, rollout.Process{Engine: e, File: tg.path, Rules: tg.rules, Rollouts: 1, Seed: 2}.WriteResult(res, &out, &out))
+	b, err := os.ReadFile(res)
+	require.NoError(t, err)
+	r, bad := protocol.Parse(string(b))
+	require.Empty(t, bad)
+	assert.Equal(t, kept, get(r, protocol.KeyDesign))
+	assert.NotContains(t, out.String(), "warm-up:", "the harness's run plays no warm-up")
+
+	code, _, stderr = runProgram(t, prog.Path, "-choose", "extra", tg.path, "0")
+	assert.Equal(t, 2, code, stderr)
+
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(prog.Path), "design.txt"), []byte("sideways\n"), 0o644))
+	damaged, err := compiled.Native(tg.game, tg.rules)
+	require.NoError(t, err)
+	assert.Nil(t, damaged.Args)
 }

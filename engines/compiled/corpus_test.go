@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,7 +107,8 @@ func TestCorpusTraces(t *testing.T) {
 		}
 		setup = append(setup, time.Since(bstart))
 		ctx, cancel := context.WithTimeout(context.Background(), budget)
-		args := []string{"-trace", "-", "-seed", "1", "-rollouts", strconv.Itoa(rollouts)}
+		// the design its build kept, as the harness's runs (prog.Args)
+		args := append(slices.Clip(prog.Args), "-trace", "-", "-seed", "1", "-rollouts", strconv.Itoa(rollouts))
 		if d := os.Getenv("GDLPERF_CORPUS_DESIGN"); d != "" {
 			args = append(args, "-design", d)
 		}

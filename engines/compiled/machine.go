@@ -39,7 +39,10 @@
 // bias towards bottom-up, as the tuple prover does (rt/choose.go); work is
 // counted (rt.Work: rows looped over, probes, adds, interns), not timed, so
 // that every process of a game keeps the same design, whatever the load.
-// -design forces one. The result file names the design kept. (Today a
+// -design forces one. The build therefore plays the warm-up once (prog
+// -choose, native.go's chooseDesign) and records the design kept beside
+// the program, and every run is given it with -design (NativeProgram.Args).
+// The result file names the design kept. (Today a
 // program has up to five designs: bottom-up, magic sets' shared copies and
 // copies per call site, the fallback with large statics on demand, and the
 // incremental design of gen_inc.go, which keeps the relations that depend
@@ -67,6 +70,7 @@ import (
 	"io"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -156,7 +160,7 @@ type options struct{ design string }
 
 // WithDesign forces the program's design, "bottom-up", "magic",
 // "magic-sites", "magic-demand" or "incremental", as its -design flag does (by default the
-// warm-up chooses).
+// design the build's warm-up kept).
 func WithDesign(d string) Option { return func(o *options) { o.design = d } }
 
 // New builds (or finds in the cache) the program of g and starts it in
@@ -171,8 +175,8 @@ func New(g *gdl.Game, opts ...Option) (*Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-serve"}
-	if o.design != "" {
+	args := append(slices.Clip(prog.Args), "-serve")
+	if o.design != "" { // after prog.Args: the last -design wins
 		args = append(args, "-design", o.design)
 	}
 	cmd := exec.Command(prog.Path, args...)

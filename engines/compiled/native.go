@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
+	"github.com/gdlperf/gdlperf/engines/compiled/rt"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/engines/workload"
@@ -33,8 +34,9 @@ const buildTimeout = 5 * time.Minute
 // The files of a cache entry.
 const (
 	progName   = "prog"
-	markerName = "ok"       // written last: the size and sha256 of prog
-	infoName   = "info.txt" // the generator's figures, a design a line
+	markerName = "ok"         // written last: the size and sha256 of prog
+	infoName   = "info.txt"   // the generator's figures, a design a line
+	designName = "design.txt" // the design the build's warm-up kept (chooseDesign)
 )
 
 // Native prepares the compiled program of a game whose rulesheet is rules:
@@ -195,7 +197,7 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 		sweepBuilds(parent, time.Now())
 	})
 	hit := func() *engines.NativeProgram {
-		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[protocol.Key]int64{protocol.KeyCodegenMilliseconds: 0, protocol.KeyBuildMilliseconds: 0}, Info: readInfo(dir)}
+		return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[protocol.Key]int64{protocol.KeyCodegenMilliseconds: 0, protocol.KeyBuildMilliseconds: 0}, Info: readInfo(dir), Args: readDesign(dir)}
 	}
 	if entryValid(dir) {
 		return hit(), nil
@@ -246,6 +248,7 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 		return nil, err
 	}
 	build := time.Since(bstart)
+	chooseDesign(tmp)
 	b, err := os.ReadFile(filepath.Join(tmp, progName))
 	if err != nil {
 		return nil, fmt.Errorf("compiled: the build made no program: %w", err)
@@ -263,7 +266,62 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 	return &engines.NativeProgram{Path: filepath.Join(dir, progName), Setup: map[protocol.Key]int64{
 		protocol.KeyCodegenMilliseconds: codegen.Milliseconds(),
 		protocol.KeyBuildMilliseconds:   build.Milliseconds(),
-	}, Info: readInfo(dir)}, nil
+	}, Info: readInfo(dir), Args: readDesign(dir)}, nil
+}
+
+// chooseTimeout bounds the warm-up of a new program (chooseDesign).
+const chooseTimeout = 2 * time.Minute
+
+// chooseDesign plays the warm-up of the program built in dir once (prog
+// -choose) and records the design it keeps there, to be given to every
+// run with -design (readDesign): the warm-up was most of a cached
+// program's start-up (checkers 25 of 26 ms, speedChess 91 of 94, laikLee_hex
+// seconds), and its choice is the same in every process, as it counts work,
+// not time. A warm-up that fails or runs past chooseTimeout records
+// nothing: each run then plays its own, as before, and reports what goes
+// wrong. The time it takes is part of the setup (the first run's
+// initMilliseconds), not of codegen or build.
+func chooseDesign(dir string) {
+	ctx, cancel := context.WithTimeout(context.Background(), chooseTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(dir, progName), "-choose")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GDLPERF_CPUPROFILE=") { // a profile is of a run
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		return
+	}
+	if name := strings.TrimSpace(string(out)); knownDesign(name) {
+		os.WriteFile(filepath.Join(dir, designName), []byte(name+"\n"), 0o644)
+	}
+}
+
+// readDesign returns the arguments that give a program the design its
+// build kept, or none when it recorded none (or what it recorded is not a
+// design's name).
+func readDesign(dir string) []string {
+	b, err := os.ReadFile(filepath.Join(dir, designName))
+	if err != nil {
+		return nil
+	}
+	name := strings.TrimSuffix(string(b), "\n")
+	if !knownDesign(name) {
+		return nil
+	}
+	return []string{"-design", name}
+}
+
+// knownDesign reports whether name is a design's name, as -design takes it.
+func knownDesign(name string) bool {
+	switch name {
+	case rt.DesignBottomUp, rt.DesignMagic, rt.DesignMagicSites, rt.DesignMagicDemand, rt.DesignIncremental:
+		return true
+	}
+	return false
 }
 
 // readInfo reads the generator's figures kept beside a program.

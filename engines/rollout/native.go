@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -61,12 +62,13 @@ func PrepareNative(e engines.Engine, file string, rules []byte) (*Native, error)
 // Close removes the temporary copy of the game, if one was made.
 func (n *Native) Close() { n.cleanup() }
 
-// Run runs the program with args as a child that shares the given
-// streams; SIGTERM and SIGINT sent to this process are passed on, and the
-// child dies with this process (Pdeathsig).
+// Run runs the program with its own arguments (Program.Args) and then args
+// as a child that shares the given streams; SIGTERM and SIGINT sent to
+// this process are passed on, and the child dies with this process
+// (Pdeathsig).
 func (n *Native) Run(args []string, stdout, stderr io.Writer) error {
 	path := n.Program.Path
-	cmd := exec.Command(path, args...)
+	cmd := exec.Command(path, append(slices.Clip(n.Program.Args), args...)...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	sigs := make(chan os.Signal, 1)

@@ -150,3 +150,22 @@ func TestWriteTraceNative(t *testing.T) {
 	_, err = os.Stat(args[6])
 	assert.True(t, os.IsNotExist(err), "the game's copy %s is removed", args[6])
 }
+
+// A native program's own arguments (its build's choices) come before the
+// run's.
+func TestNativeProgramArgs(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "prog")
+	script := "#!/bin/sh\nprev=; for a; do [ \"$prev\" = -trace ] && out=$a; prev=$a; done; printf '%s\\n' \"$@\" > \"$out\"\n"
+	require.NoError(t, os.WriteFile(prog, []byte(script), 0o755))
+	e := engines.Engine{Name: "native", Version: "v2", Native: func(g *gdl.Game, rules []byte) (*engines.NativeProgram, error) {
+		return &engines.NativeProgram{Path: prog, Args: []string{"-design", "magic sets"}}, nil
+	}}
+	b := tictactoe(t)
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	require.NoError(t, rollout.Process{Engine: e, File: b.File, Rules: b.Rules, Rollouts: 3, Seed: 4}.WriteTrace(path, nil, nil))
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	args := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	require.Len(t, args, 9)
+	assert.Equal(t, []string{"-design", "magic sets", "-trace", path, "-seed", "4", "-rollouts", "3"}, args[:8])
+}

@@ -27,11 +27,16 @@ const usage = `usage:
   PROG [-design D] [-seed S] [-rollouts N] GAME_FILE RESULT_FILE SECONDS
   PROG -workload uct|pns|minimax [budget flags] [-design D] [-seed S] GAME_FILE RESULT_FILE SECONDS
   PROG -trace TRACE_FILE [-design D] [-seed S] [-rollouts N] GAME_FILE
-  PROG -serve [-design D] [GAME_FILE]`
+  PROG -serve [-design D] [GAME_FILE]
+  PROG -choose`
 
 // RunChoose runs the command line args with the program's designs and
 // returns the exit status. Each mode loads the designs and keeps the
 // fastest in a warm-up (see choose), or the one that -design names.
+// -choose plays the warm-up alone and prints the name of the design kept:
+// the program's build runs it once and records the name, which every
+// run of the program is then given with -design (the warm-up's choice is
+// a function of the game: it counts work, not time).
 func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compiled", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -39,6 +44,7 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 	rollouts := fs.Int("rollouts", -1, "fixed-work mode (a run) or number of rollouts (a trace, 1 by default)")
 	trace := fs.String("trace", "", "write a trace to this file (\"-\": standard output)")
 	serve := fs.Bool("serve", false, "answer questions on standard input")
+	chooseOnly := fs.Bool("choose", false, "play the warm-up and print the name of the design kept")
 	design := fs.String("design", "", "use this design, \""+DesignBottomUp+"\", \"magic\", \"magic-sites\", \"magic-demand\" or \"incremental\", instead of the warm-up's choice")
 	work := fs.String("workload", workload.Rollouts, "the work: "+strings.Join(workload.Names, ", ")+" (engines/workload/SPEC.md)")
 	var budget workload.Budget
@@ -72,6 +78,18 @@ func RunChoose(designs []Design, args []string, stdin io.Reader, stdout, stderr 
 	}
 	e := es[0] // for the rules' checksum and the version
 	switch {
+	case *chooseOnly:
+		if len(rest) != 0 {
+			fs.Usage()
+			return exitUsage
+		}
+		e, err := choose(es, forced)
+		if err != nil {
+			fmt.Fprintln(stderr, "error:", err)
+			return exitFailure
+		}
+		fmt.Fprintln(stdout, e.Design)
+		return 0
 	case *serve:
 		if len(rest) > 1 {
 			fs.Usage()
