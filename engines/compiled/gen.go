@@ -1325,12 +1325,18 @@ func (gen *generator) writePlan(fn string, em *emitter) {
 	gen.code.WriteString("}\n\n")
 }
 
-// staticPrefix replaces the leading literals of a body that only read
-// static relations (two joins or more, with the negations and distincts
-// among them) by one literal over a new static relation that holds their
-// join, computed once at start-up: a rule then reads one precomputed table
+// staticPrefix replaces a run of literals of a body that only read static
+// relations (two joins or more, with the negations and distincts among
+// them) by one literal over a new static relation that holds their join,
+// computed once at start-up: a rule then reads one precomputed table
 // instead of joining static tables in every state, and the function terms
-// built from its variables become auxiliary columns.
+// built from its variables become auxiliary columns. The run is the
+// body's first one, at its start or after literals that bind none of its
+// variables (hex's legal rule: (true (control ?p)), then the board's
+// columns and rows, each cell's three terms looked up in every state
+// before); a run that does not lead the body must join to at most
+// maxStaticRun rows, as it is computed whole where the nested loops
+// could stop early.
 func (gen *generator) staticPrefix(r *gdl.Rule, lits []*gdl.Literal) ([]*gdl.Literal, error) {
 	isStatic := func(name gdl.Symbol) bool {
 		if name == gdl.SymTrue || name == gdl.SymDoes {
@@ -1339,13 +1345,42 @@ func (gen *generator) staticPrefix(r *gdl.Rule, lits []*gdl.Literal) ([]*gdl.Lit
 		rel := gen.rels[name]
 		return rel != nil && rel.scope == rtStatic
 	}
+	before := map[gdl.Symbol]bool{} // bound by the literals before the run
+	for at := range lits {
+		if at > 0 && lits[at-1].Kind == gdl.LitAtom {
+			for _, v := range lits[at-1].Vars(nil) {
+				before[v] = true
+			}
+		}
+		out, ok, err := gen.staticRun(r, lits, at, before, isStatic)
+		if ok || err != nil {
+			return out, err
+		}
+	}
+	return lits, nil
+}
+
+// maxStaticRun bounds the estimated join (the product of the static
+// relations' sizes) of a run of static literals that does not lead a body.
+const maxStaticRun = 1 << 16
+
+// staticRun is staticPrefix for the run that starts at lits[at], whose
+// atoms bind no variable of before: the body with the run replaced, and
+// true, or false when it is not a run of two joins or more.
+func (gen *generator) staticRun(r *gdl.Rule, lits []*gdl.Literal, at int, before map[gdl.Symbol]bool, isStatic func(gdl.Symbol) bool) ([]*gdl.Literal, bool, error) {
 	bound := map[gdl.Symbol]bool{}
 	n, joins := 0, 0
-	for _, l := range lits {
+	size := 1.0
+	for _, l := range lits[at:] {
 		ok := false
 		switch l.Kind {
 		case gdl.LitAtom:
 			ok = isStatic(l.Atom.Name)
+			for _, v := range l.Vars(nil) {
+				if before[v] {
+					ok = false
+				}
+			}
 		case gdl.LitNot, gdl.LitDistinct:
 			ok = l.Kind == gdl.LitDistinct || isStatic(l.Atom.Name)
 			for _, v := range l.Vars(nil) {
@@ -1359,27 +1394,29 @@ func (gen *generator) staticPrefix(r *gdl.Rule, lits []*gdl.Literal) ([]*gdl.Lit
 		}
 		if l.Kind == gdl.LitAtom {
 			joins++
+			est, _ := gen.estimate(gen.rels[l.Atom.Name])
+			size *= est
 			for _, v := range l.Vars(nil) {
 				bound[v] = true
 			}
 		}
 		n++
 	}
-	if joins < 2 {
-		return lits, nil
+	if joins < 2 || (at > 0 && size > maxStaticRun) {
+		return lits, false, nil
 	}
 	// the prefix's variables that the rest of the rule uses, in order
 	used := map[gdl.Symbol]bool{}
 	for _, v := range r.Head.Vars(nil) {
 		used[v] = true
 	}
-	for _, l := range lits[n:] {
+	for _, l := range lits[at+n:] {
 		for _, v := range l.Vars(nil) {
 			used[v] = true
 		}
 	}
 	var args []*gdl.Term
-	for _, l := range lits[:n] {
+	for _, l := range lits[at : at+n] {
 		for _, v := range l.Vars(nil) {
 			if used[v] && bound[v] {
 				args = append(args, gdl.NewVar(v))
@@ -1387,7 +1424,7 @@ func (gen *generator) staticPrefix(r *gdl.Rule, lits []*gdl.Literal) ([]*gdl.Lit
 			}
 		}
 	}
-	body := append([]*gdl.Literal(nil), lits[:n]...)
+	body := append([]*gdl.Literal(nil), lits[at:at+n]...)
 	key := (&gdl.Rule{Head: gdl.NewFunc(gdl.NoSymbol, args...), Body: body}).String()
 	sym, ok := gen.prefixes[key]
 	if !ok {
@@ -1406,7 +1443,7 @@ func (gen *generator) staticPrefix(r *gdl.Rule, lits []*gdl.Literal) ([]*gdl.Lit
 		fn, err := gen.compileRule(&gdl.Rule{Head: head, Body: body, Pos: r.Pos}, -1)
 		gen.curStatic = false
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		u.groups = []*ggroup{{heads: []*grel{rel}, base: []string{fn}}}
 		gen.emitUnit(u)
@@ -1415,7 +1452,8 @@ func (gen *generator) staticPrefix(r *gdl.Rule, lits []*gdl.Literal) ([]*gdl.Lit
 	if len(args) == 0 {
 		atom = gdl.NewConst(sym)
 	}
-	return append([]*gdl.Literal{{Kind: gdl.LitAtom, Atom: atom}}, lits[n:]...), nil
+	out := append(slices.Clip(lits[:at]), &gdl.Literal{Kind: gdl.LitAtom, Atom: atom})
+	return append(out, lits[at+n:]...), true, nil
 }
 
 // stripLabels removes the label placeholders that no continue uses.
