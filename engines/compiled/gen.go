@@ -1188,8 +1188,9 @@ type emitter struct {
 	hgLoop string // the loop to continue after a proof once the head is bound; "" to return
 	delta  int    // the position (in order) of the delta literal, or -1
 	head   *grel
-	// rowVars: variables read from a column of a static relation's row
-	rowVars map[gdl.Symbol]rowVar
+	// scans: the open loops over a static relation's rows, outermost
+	// first, with the variables whose values their rows hold
+	scans []staticScan
 	// count: a counting plan of the incremental design, which counts the
 	// derivations of the head (by the leader's sign in a delta plan);
 	// views are the literals' views of counted relations (rt.StNew,
@@ -1259,13 +1260,13 @@ func (em *emitter) viewFilter(rn, row string, i int) {
 	em.line("}")
 }
 
-// rowVar is a variable bound from column col of the row (Go variable row)
-// of static relation rel, in the scan numbered scan.
-type rowVar struct {
-	scan int
-	col  int
+// staticScan is a loop over a static relation's rows: the variable of the
+// row and, per variable whose value the row holds (read from it, or
+// bound before and matched by it), its column.
+type staticScan struct {
 	rel  *grel
 	row  string
+	cols map[gdl.Symbol]int
 }
 
 func (em *emitter) line(format string, args ...any) {
@@ -1284,7 +1285,7 @@ func (gen *generator) compileRule(r *gdl.Rule, first int) (string, error) {
 	}
 	gen.plans++
 	fn := fmt.Sprintf("p%d", gen.plans)
-	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1, rowVars: map[gdl.Symbol]rowVar{}}
+	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1}
 	em.head = gen.rels[r.Head.Name]
 	if first >= 0 {
 		em.delta = 0
@@ -1546,28 +1547,34 @@ func (em *emitter) expr(t *gdl.Term, intern bool) string {
 }
 
 // auxExpr returns the auxiliary column holding function term t for the
-// current row of a static relation, when every variable of t was read from
-// that row: the term's id is then computed once per row, after the static
-// units, instead of being looked up in every state.
+// current row of a static relation, when that row holds the value of every
+// variable of t (read from it, or matched by it: knightsTour's move terms
+// from a knight's square, bound by the state, and its static moves' rows
+// found by that square): the term's id is then computed once per row, after
+// the static units, instead of being looked up in every state.
 func (em *emitter) auxExpr(t *gdl.Term) (string, bool) {
 	vars := t.Vars(nil)
 	if len(vars) == 0 {
 		return "", false
 	}
-	first, ok := em.rowVars[vars[0]]
-	if !ok {
-		return "", false
-	}
-	for _, v := range vars[1:] {
-		if rv, ok := em.rowVars[v]; !ok || rv.scan != first.scan {
-			return "", false
+	var sc *staticScan
+	for i := len(em.scans) - 1; i >= 0 && sc == nil; i-- {
+		sc = &em.scans[i]
+		for _, v := range vars {
+			if _, ok := sc.cols[v]; !ok {
+				sc = nil
+				break
+			}
 		}
+	}
+	if sc == nil {
+		return "", false
 	}
 	var build func(t *gdl.Term) string
 	build = func(t *gdl.Term) string {
 		switch {
 		case t.Kind == gdl.Var:
-			return fmt.Sprintf("t[%d]", em.rowVars[t.Name].col)
+			return fmt.Sprintf("t[%d]", sc.cols[t.Name])
 		case t.Kind == gdl.Const || len(t.Args) == 0 || t.IsGround():
 			return strconv.Itoa(int(em.gen.termID(t)))
 		}
@@ -1581,7 +1588,7 @@ func (em *emitter) auxExpr(t *gdl.Term) (string, bool) {
 		}
 		return fmt.Sprintf("S.InternN(%d, []int32{%s})", fk, strings.Join(args, ", "))
 	}
-	r := first.rel
+	r := sc.rel
 	code := build(t)
 	key := fmt.Sprintf("%d:%s", r.id, code)
 	name, ok := em.gen.aux[key]
@@ -1593,7 +1600,7 @@ func (em *emitter) auxExpr(t *gdl.Term) (string, bool) {
 		fmt.Fprintf(&em.gen.auxCode, "var %s []int32\n\nfunc %s() {\n\t%s = make([]int32, R%d.N)\n\tfor row := int32(0); row < R%d.N; row++ {\n\t\tt := R%d.Data[row*%d : row*%d+%d]\n\t\t_ = t\n\t\t%s[row] = %s\n\t}\n}\n\n",
 			name, fn, name, r.id, r.id, r.id, r.width, r.width, r.width, name, code)
 	}
-	return fmt.Sprintf("%s[%s]", name, first.row), true
+	return fmt.Sprintf("%s[%s]", name, sc.row), true
 }
 
 // match writes the checks and bindings of value val against term t; a
@@ -1772,6 +1779,15 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 	}
 	w := r.width
 	needWhole := a.Name == gdl.SymTrue && em.rv.whole[a.Args[0].String()] == ""
+	var sc *staticScan
+	if r.scope == rtStatic && r.sym != gdl.NoSymbol && !em.gen.curStatic {
+		sc = &staticScan{rel: r, row: row, cols: map[gdl.Symbol]int{}}
+		for _, c := range keyCols {
+			if cols[c].Kind == gdl.Var {
+				sc.cols[cols[c].Name] = c
+			}
+		}
+	}
 	if len(keyCols) < len(cols) || needWhole {
 		t := fmt.Sprintf("t%d", n)
 		em.line("%s := %s.Data[%s*%d : %s*%d+%d]", t, rn, row, w, row, w, w)
@@ -1783,10 +1799,11 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 			if isKey[c] {
 				continue
 			}
-			_, wasBound := em.rv.bound[term.Name]
 			em.match(fmt.Sprintf("%s[%d]", t, c), term)
-			if term.Kind == gdl.Var && !wasBound && r.scope == rtStatic && r.sym != gdl.NoSymbol && !em.gen.curStatic {
-				em.rowVars[term.Name] = rowVar{scan: n, col: c, rel: r, row: row}
+			if sc != nil && term.Kind == gdl.Var {
+				if _, ok := sc.cols[term.Name]; !ok {
+					sc.cols[term.Name] = c
+				}
 			}
 		}
 		if needWhole {
@@ -1794,6 +1811,10 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 			em.line("%s = %s[%d]", v, t, w-1)
 			em.rv.whole[a.Args[0].String()] = v
 		}
+	}
+	if sc != nil {
+		em.scans = append(em.scans, *sc)
+		defer func() { em.scans = em.scans[:len(em.scans)-1] }()
 	}
 	em.lits(lits, i+1)
 	em.close(true)

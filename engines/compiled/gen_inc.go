@@ -264,7 +264,7 @@ func (gen *generator) compileIncRule(r *gdl.Rule, lead int) (string, error) {
 	}
 	gen.plans++
 	fn := fmt.Sprintf("p%d", gen.plans)
-	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1, rowVars: map[gdl.Symbol]rowVar{}, count: true}
+	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1, count: true}
 	em.head = gen.rels[r.Head.Name]
 	if lead >= 0 {
 		em.delta = 0

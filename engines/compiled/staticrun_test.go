@@ -49,3 +49,31 @@ func TestStaticRun(t *testing.T) {
 	}
 }
 
+// TestAuxFromMatchedRow: a term whose variables a static relation's row
+// holds, some bound before and matched by the row (knightsTour's moves:
+// the knight's square from the state, its jumps from a static relation
+// found by that square), is an auxiliary column of that relation rather
+// than interned in every state.
+func TestAuxFromMatchedRow(t *testing.T) {
+	src := `
+(role r)
+(jump 1 1 2 3) (jump 1 1 3 2) (jump 2 3 1 1) (jump 3 2 1 1)
+(init (at 1 1))
+(<= (legal r (move ?x ?y ?u ?v)) (true (at ?x ?y)) (jump ?x ?y ?u ?v))
+(<= (next (at ?u ?v)) (does r (move ?x ?y ?u ?v)))
+(<= terminal (true (at 3 2)))
+(goal r 100)
+`
+	g, err := gdl.Load("aux.kif", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := generate(g, "test", "sha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := string(out.files["bu/rules0.go"])
+	if n := strings.Count(code, "S.Intern4("); n == 0 || n != strings.Count(code, "] = S.Intern4(") {
+		t.Errorf("the legal rule interns its move in every state:\n%s", code)
+	}
+}
