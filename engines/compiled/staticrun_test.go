@@ -27,24 +27,12 @@ func TestStaticRun(t *testing.T) {
 (<= terminal (true (cell 3 3 ?p)))
 (goal a 50) (goal b 50)
 `
-	bu := func(src string) string {
-		t.Helper()
-		g, err := gdl.Load("run.kif", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := generate(g, "test", "sha")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out.files["bu/rules0.go"])
-	}
 	// the only lookups of the rules are the legal rule's two cells
-	if code := bu(src); strings.Contains(code, "S.Lookup") || !strings.Contains(code, "!E.Holds(A") {
+	if code := bottomUpSource(t, src); strings.Contains(code, "S.Lookup") || !strings.Contains(code, "!E.Holds(A") {
 		t.Errorf("the legal rule looks its cells up in every state:\n%s", code)
 	}
 	shared := strings.Replace(src, "(index ?x) (index ?y)", "(side ?p ?x) (index ?y)", 1) + "(side a 1) (side a 2) (side b 2) (side b 3)\n"
-	if code := bu(shared); !strings.Contains(code, "E.Holds(S.Lookup3(") {
+	if code := bottomUpSource(t, shared); !strings.Contains(code, "E.Holds(S.Lookup3(") {
 		t.Errorf("a run that shares ?p with the literal before it is joined at start-up:\n%s", code)
 	}
 }
@@ -64,7 +52,17 @@ func TestAuxFromMatchedRow(t *testing.T) {
 (<= terminal (true (at 3 2)))
 (goal r 100)
 `
-	g, err := gdl.Load("aux.kif", []byte(src))
+	code := bottomUpSource(t, src)
+	if n := strings.Count(code, "S.Intern4("); n == 0 || n != strings.Count(code, "] = S.Intern4(") {
+		t.Errorf("the legal rule interns its move in every state:\n%s", code)
+	}
+}
+
+// bottomUpSource returns the rules' code of the bottom-up design of the
+// game src.
+func bottomUpSource(t *testing.T, src string) string {
+	t.Helper()
+	g, err := gdl.Load("game.kif", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +70,5 @@ func TestAuxFromMatchedRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := string(out.files["bu/rules0.go"])
-	if n := strings.Count(code, "S.Intern4("); n == 0 || n != strings.Count(code, "] = S.Intern4(") {
-		t.Errorf("the legal rule interns its move in every state:\n%s", code)
-	}
+	return string(out.files["bu/rules0.go"])
 }
