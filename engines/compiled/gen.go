@@ -1725,9 +1725,11 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 	}
 	rn := fmt.Sprintf("R%d", r.id)
 	counted := em.gen.counted(r)
-	if len(keyCols) > 0 && len(keyCols) < len(cols) && r.scope != rtStatic && !counted {
+	if len(keyCols) > 0 && len(keyCols) < len(cols) && r.scope != rtStatic && !counted && em.delta < 0 {
 		// a small relation is scanned rather than indexed: an index is
-		// rebuilt in every state it is used in
+		// rebuilt in every state it is used in. Not in a delta plan of a
+		// recursive group: it runs for every new row of every round
+		// (laikLee_hex's lists, scanned whole for each new row)
 		if est, _ := em.gen.estimate(r); est <= smallRel {
 			keyCols, keys = nil, nil
 		}

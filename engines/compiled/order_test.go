@@ -103,3 +103,46 @@ func TestBaseRound(t *testing.T) {
 		assert.Equal(t, c.plans, strings.Count(base, "\tp"), "facts %q: %s", c.facts, base)
 	}
 }
+
+// TestDeltaPlanIndexes: a delta plan, run for every new row of every
+// round, probes a small relation by its index where a plan over all rows
+// scans it (an index is rebuilt in every state; laikLee_hex's delta plans
+// scanned a list relation whole for each new row: 46% of its
+// instructions).
+func TestDeltaPlanIndexes(t *testing.T) {
+	src := `(role p)
+(init (at a)) (init (link a b)) (init (link b c))
+(<= (edge ?x ?y) (true (link ?x ?y)))
+(<= (reach ?x) (true (at ?x)))
+(<= (reach ?y) (reach ?x) (edge ?x ?y))
+(<= (seen ?y) (true (at ?x)) (edge ?x ?y))
+(legal p go)
+(<= (next (at ?x)) (true (at ?x)))
+(<= terminal (reach c))
+(<= terminal (seen c))
+(goal p 100)
+`
+	g, err := gdl.Check("delta.kif", []byte(src), gdl.DefaultLimits)
+	require.NoError(t, err)
+	gen := newGenerator(g, "bu", maxSourceBytes, defaultSizeLimits)
+	gen.sizes = newSizer(g, defaultSizeLimits, nil)
+	reach, edge := gdl.Intern("reach"), gdl.Intern("edge")
+	gen.sizes.stats[edge] = &sizeStats{n: 3, dist: []float64{3, 3}, count: 1}
+	gen.sizes.stats[reach] = &sizeStats{n: 3, dist: []float64{3}, count: 1}
+	_, err = gen.run("v", "sha")
+	require.NoError(t, err)
+	scan := fmt.Sprintf("R%d.ScanAll()", gen.rels[edge].id)
+	find := fmt.Sprintf("X%d_", gen.rels[edge].id)
+	led, scanned := 0, 0
+	for _, fn := range strings.Split(gen.code.String(), "\nfunc ") {
+		if strings.Contains(fn, fmt.Sprintf("R%d.ScanDelta()", gen.rels[reach].id)) {
+			led++
+			assert.Contains(t, fn, find, "the delta plan probes edge's index: %s", fn)
+			assert.NotContains(t, fn, scan, fn)
+		} else if strings.Contains(fn, scan) {
+			scanned++
+		}
+	}
+	assert.Equal(t, 1, led, "one delta plan led by reach")
+	assert.Positive(t, scanned, "a plan over all rows (seen's) scans the small edge")
+}
