@@ -291,6 +291,9 @@ func chooseDesign(dir string) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	if os.Getenv("GDLPERF_COMPILED_WARMUP_LOG") != "" {
+		cmd.Stderr = os.Stderr // the warm-up's log, asked for
+	}
 	out, err := cmd.Output()
 	if err != nil {
 		return
