@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/gdlperf/gdlperf/engines"
-	"github.com/gdlperf/gdlperf/engines/compiled/rt"
 	"github.com/gdlperf/gdlperf/engines/gdl"
 	"github.com/gdlperf/gdlperf/engines/protocol"
 	"github.com/gdlperf/gdlperf/engines/workload"
@@ -318,11 +317,13 @@ func readDesign(dir string) []string {
 	return []string{"-design", name}
 }
 
-// knownDesign reports whether name is a design's name, as -design takes it.
+// knownDesign reports whether name is a design's name (designs), as
+// -design takes it.
 func knownDesign(name string) bool {
-	switch name {
-	case rt.DesignBottomUp, rt.DesignMagic, rt.DesignMagicSites, rt.DesignMagicDemand, rt.DesignIncremental:
-		return true
+	for _, d := range designs {
+		if d.name == name {
+			return true
+		}
 	}
 	return false
 }
