@@ -114,6 +114,9 @@ type generator struct {
 	aux     map[string]string
 	auxCode strings.Builder
 	auxFns  []string
+	// memos: the number of the rules' places that keep the terms they
+	// build from one source term by its id (rt.Memo, emitter.memo)
+	memos int
 	// curStatic is set while the rules of a static unit are compiled:
 	// they run before the auxiliary columns exist
 	curStatic bool
@@ -974,7 +977,16 @@ type ruleVars struct {
 	// whole maps the text of a function term to the variable holding its
 	// id, when a true fact matched it whole
 	whole map[string]string
-	decl  []string
+	// src: per variable read from the arguments of a term (a true fact,
+	// or a function term a row holds), the variables holding the ids of
+	// the terms its value is read from, outermost first: a term built
+	// from variables that share one is a function of that id (memo)
+	src  map[gdl.Symbol][]string
+	decl []string
+}
+
+func newRuleVars() *ruleVars {
+	return &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}, src: map[gdl.Symbol][]string{}}
 }
 
 func (rv *ruleVars) newVar(prefix string) string {
@@ -1197,6 +1209,13 @@ type emitter struct {
 	// rt.StOld), in order, nil for all new
 	count bool
 	views []uint8
+	// srcStack: while match reads a function term's arguments, the
+	// variables holding the ids of the terms being read, outermost
+	// first; fresh: the variables the current literal's row binds
+	srcStack []string
+	fresh    []gdl.Symbol
+	// noMemo: the term being written is the lookup a memo falls back to
+	noMemo bool
 }
 
 // view returns literal i's view.
@@ -1285,7 +1304,7 @@ func (gen *generator) compileRule(r *gdl.Rule, first int) (string, error) {
 	}
 	gen.plans++
 	fn := fmt.Sprintf("p%d", gen.plans)
-	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1}
+	em := &emitter{gen: gen, rule: r, rv: newRuleVars(), used: map[string]bool{}, delta: -1}
 	em.head = gen.rels[r.Head.Name]
 	if first >= 0 {
 		em.delta = 0
@@ -1531,6 +1550,9 @@ func (em *emitter) expr(t *gdl.Term, intern bool) string {
 	if a, ok := em.auxExpr(t); ok {
 		return a
 	}
+	if s := em.source(t); s != "" && !em.noMemo {
+		return em.memo(t, s, intern)
+	}
 	fk := em.gen.functor(t.Name, len(t.Args))
 	args := make([]string, len(t.Args))
 	for i, a := range t.Args {
@@ -1544,6 +1566,49 @@ func (em *emitter) expr(t *gdl.Term, intern bool) string {
 		return fmt.Sprintf("S.%s%d(%d, %s)", op, len(args), fk, strings.Join(args, ", "))
 	}
 	return fmt.Sprintf("S.%sN(%d, []int32{%s})", op, fk, strings.Join(args, ", "))
+}
+
+// source returns the variable holding the id of a term from whose
+// arguments every variable of function term t is read (the innermost such
+// term), or "" when there is none.
+func (em *emitter) source(t *gdl.Term) string {
+	vars := t.Vars(nil)
+	if len(vars) == 0 {
+		return ""
+	}
+	first := em.rv.src[vars[0]]
+	for i := len(first) - 1; i >= 0; i-- {
+		all := true
+		for _, v := range vars[1:] {
+			if !slices.Contains(em.rv.src[v], first[i]) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return first[i]
+		}
+	}
+	return ""
+}
+
+// memo writes the lookup (or interning) of function term t, whose
+// variables are all read from the term whose id variable s holds, through
+// a memo of this place in the rules (rt.Memo): its id is read by s's id,
+// and looked up in the store only the first time. It returns the variable
+// that holds the id (-1 for a term looked up that does not exist).
+func (em *emitter) memo(t *gdl.Term, s string, intern bool) string {
+	em.noMemo = true
+	call := em.expr(t, intern)
+	em.noMemo = false
+	em.gen.memos++
+	name := fmt.Sprintf("M%d", em.gen.memos)
+	x := em.rv.newVar("x")
+	em.line("%s = %s.Get(%s)", x, name, s)
+	em.line("if %s < 0 {", x)
+	em.line("\t%s = %s.Put(%s, %s)", x, name, s, call)
+	em.line("}")
+	return x
 }
 
 // auxExpr returns the auxiliary column holding function term t for the
@@ -1616,6 +1681,8 @@ func (em *emitter) match(val string, t *gdl.Term) {
 		}
 		v := em.rv.newVar("v")
 		em.rv.bound[t.Name] = v
+		em.rv.src[t.Name] = slices.Clone(em.srcStack)
+		em.fresh = append(em.fresh, t.Name)
 		em.line("%s = %s", v, val)
 		return
 	}
@@ -1633,9 +1700,20 @@ func (em *emitter) match(val string, t *gdl.Term) {
 	em.line("\tcontinue")
 	em.line("}")
 	em.line("%s = S.Off[%s]", o, m)
+	em.srcStack = append(em.srcStack, m)
 	for i, a := range t.Args {
 		em.match(fmt.Sprintf("S.Args[%s+%d]", o, i), a)
 	}
+	em.srcStack = em.srcStack[:len(em.srcStack)-1]
+}
+
+// factSource records, for the variables the current literal's row bound
+// (fresh), that their values are read from the true fact whose id w holds.
+func (em *emitter) factSource(w string) {
+	for _, v := range em.fresh {
+		em.rv.src[v] = append([]string{w}, em.rv.src[v]...)
+	}
+	em.fresh = em.fresh[:0]
 }
 
 func (em *emitter) tuple(ts []*gdl.Term, intern bool) []string {
@@ -1797,6 +1875,7 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 		for _, c := range keyCols {
 			isKey[c] = true
 		}
+		em.fresh = em.fresh[:0]
 		for c, term := range cols {
 			if isKey[c] {
 				continue
@@ -1812,6 +1891,9 @@ func (em *emitter) lits(lits []*gdl.Literal, i int) {
 			v := em.rv.newVar("w")
 			em.line("%s = %s[%d]", v, t, w-1)
 			em.rv.whole[a.Args[0].String()] = v
+		}
+		if a.Name == gdl.SymTrue {
+			em.factSource(em.rv.whole[a.Args[0].String()])
 		}
 	}
 	if sc != nil {
@@ -1881,6 +1963,9 @@ func (gen *generator) emitProgram(version, rulesSHA string) (*generated, error) 
 			}
 			fmt.Fprintf(&m, "var X%d_%d = R%d.AddIndex(%s)\n", r.id, i, r.id, strings.Join(cs, ", "))
 		}
+	}
+	for i := 1; i <= gen.memos; i++ {
+		fmt.Fprintf(&m, "var M%d rt.Memo\n", i)
 	}
 	m.WriteString("\n// Setup fills in the design's engine.\nfunc Setup() *rt.Engine {\n")
 	fmt.Fprintf(&m, "\tE.Version = %s\n\tE.RulesSHA = %s\n\tE.Data = data\n", strconv.Quote(version), strconv.Quote(rulesSHA))

@@ -264,7 +264,7 @@ func (gen *generator) compileIncRule(r *gdl.Rule, lead int) (string, error) {
 	}
 	gen.plans++
 	fn := fmt.Sprintf("p%d", gen.plans)
-	em := &emitter{gen: gen, rule: r, rv: &ruleVars{bound: map[gdl.Symbol]string{}, whole: map[string]string{}}, used: map[string]bool{}, delta: -1, count: true}
+	em := &emitter{gen: gen, rule: r, rv: newRuleVars(), used: map[string]bool{}, delta: -1, count: true}
 	em.head = gen.rels[r.Head.Name]
 	if lead >= 0 {
 		em.delta = 0
@@ -311,6 +311,7 @@ func (em *emitter) leadDelta(lits []*gdl.Literal, i int, neg bool) {
 	if len(cols) > 0 || needWhole {
 		t := fmt.Sprintf("t%d", n)
 		em.line("%s := %s.Data[%s*%d : %s*%d+%d]", t, rn, row, w, row, w, w)
+		em.fresh = em.fresh[:0]
 		for c, term := range cols {
 			em.match(fmt.Sprintf("%s[%d]", t, c), term)
 		}
@@ -318,6 +319,9 @@ func (em *emitter) leadDelta(lits []*gdl.Literal, i int, neg bool) {
 			v := em.rv.newVar("w")
 			em.line("%s = %s[%d]", v, t, w-1)
 			em.rv.whole[a.Args[0].String()] = v
+		}
+		if a.Name == gdl.SymTrue {
+			em.factSource(em.rv.whole[a.Args[0].String()])
 		}
 	}
 	em.lits(lits, i+1)

@@ -364,3 +364,30 @@ func TestStorePackedArities(t *testing.T) {
 		}
 	}
 }
+
+// TestMemo: a memo keeps the ids put by source, never -1 (a term looked
+// up before it exists may be interned later), and no source id from
+// memoCap on.
+func TestMemo(t *testing.T) {
+	var m Memo
+	if got := m.Get(5); got != -1 {
+		t.Fatalf("empty memo: Get(5) = %d, want -1", got)
+	}
+	if got := m.Put(5, -1); got != -1 || m.Get(5) != -1 {
+		t.Fatalf("Put(5, -1) = %d, then Get(5) = %d; want -1, -1 (not kept)", got, m.Get(5))
+	}
+	if got := m.Put(5, 0); got != 0 || m.Get(5) != 0 {
+		t.Fatalf("Put(5, 0) = %d, then Get(5) = %d; want 0, 0", got, m.Get(5))
+	}
+	m.Put(1000, 42)
+	if m.Get(1000) != 42 || m.Get(5) != 0 || m.Get(999) != -1 {
+		t.Fatalf("after Put(1000, 42): Get(1000) %d, Get(5) %d, Get(999) %d; want 42, 0, -1", m.Get(1000), m.Get(5), m.Get(999))
+	}
+	if got := m.Put(memoCap, 7); got != 7 || m.Get(memoCap) != -1 || len(m.ids) > memoCap {
+		t.Fatalf("Put(memoCap, 7) = %d, Get = %d, %d ids; want 7, -1 (not kept), at most memoCap", got, m.Get(memoCap), len(m.ids))
+	}
+	m.Put(memoCap-1, 9)
+	if m.Get(memoCap-1) != 9 || len(m.ids) != memoCap {
+		t.Fatalf("Put(memoCap-1, 9): Get = %d, %d ids; want 9, memoCap", m.Get(memoCap-1), len(m.ids))
+	}
+}
