@@ -161,3 +161,19 @@ func TestLargeStaticOnDemand(t *testing.T) {
 		assert.NotContains(t, line, "large statics", "no line for a design that is not needed")
 	}
 }
+
+// TestMemoTraces: memoGame's terms read through memos (by a fact, a move,
+// a move and a player, a fact and a static row) play as the prover in every
+// design.
+func TestMemoTraces(t *testing.T) {
+	tg := sourceGame(t, "memo.kif", compiled.MemoGameForTest)
+	prog, err := compiled.Native(tg.game, tg.rules)
+	require.NoError(t, err)
+	want := proverTrace(t, tg.game, 5, 20)
+	for _, d := range []string{"bottom-up", "magic", "magic-sites", "incremental"} {
+		if !hasDesign(prog.Info, d) {
+			continue
+		}
+		sameTrace(t, want, programTrace(t, prog, tg.path, 5, 20, "-design", d))
+	}
+}

@@ -11,3 +11,6 @@ func DesignPackagesForTest() []string {
 	}
 	return pkgs
 }
+
+// MemoGameForTest is memoGame for the tests of package compiled_test.
+const MemoGameForTest = memoGame

@@ -114,9 +114,9 @@ type generator struct {
 	aux     map[string]string
 	auxCode strings.Builder
 	auxFns  []string
-	// memos: the number of the rules' places that keep the terms they
-	// build from one source term by its id (rt.Memo, emitter.memo)
-	memos int
+	// memos: the rules' places that keep the terms they build by their
+	// sources (emitter.memo), true for those with two keys (rt.Memo2)
+	memos []bool
 	// curStatic is set while the rules of a static unit are compiled:
 	// they run before the auxiliary columns exist
 	curStatic bool
@@ -1550,8 +1550,10 @@ func (em *emitter) expr(t *gdl.Term, intern bool) string {
 	if a, ok := em.auxExpr(t); ok {
 		return a
 	}
-	if s := em.source(t); s != "" && !em.noMemo {
-		return em.memo(t, s, intern)
+	if !em.noMemo {
+		if x, ok := em.memo(t, intern); ok {
+			return x
+		}
 	}
 	fk := em.gen.functor(t.Name, len(t.Args))
 	args := make([]string, len(t.Args))
@@ -1568,47 +1570,132 @@ func (em *emitter) expr(t *gdl.Term, intern bool) string {
 	return fmt.Sprintf("S.%sN(%d, []int32{%s})", op, fk, strings.Join(args, ", "))
 }
 
-// source returns the variable holding the id of a term from whose
-// arguments every variable of function term t is read (the innermost such
-// term), or "" when there is none.
-func (em *emitter) source(t *gdl.Term) string {
-	vars := t.Vars(nil)
-	if len(vars) == 0 {
-		return ""
-	}
-	first := em.rv.src[vars[0]]
-	for i := len(first) - 1; i >= 0; i-- {
-		all := true
-		for _, v := range vars[1:] {
-			if !slices.Contains(em.rv.src[v], first[i]) {
-				all = false
-				break
-			}
-		}
-		if all {
-			return first[i]
-		}
-	}
-	return ""
+// memoSource is where the values of some variables of a rule come from:
+// a variable holding the id of a term they are read from (a true fact's, or
+// a function term's a row holds), or the row of a static relation that
+// holds them (its index).
+type memoSource struct {
+	key  string
+	vars []gdl.Symbol
+	term bool // a term's id, not a row
 }
 
-// memo writes the lookup (or interning) of function term t, whose
-// variables are all read from the term whose id variable s holds, through
-// a memo of this place in the rules (rt.Memo): its id is read by s's id,
-// and looked up in the store only the first time. It returns the variable
-// that holds the id (-1 for a term looked up that does not exist).
-func (em *emitter) memo(t *gdl.Term, s string, intern bool) string {
+// memoSources returns the sources of the variables vars (of a term), each
+// with the variables it gives: the terms first (innermost first, by the
+// variables in order), then the open loops over static relations'
+// rows (innermost first).
+func (em *emitter) memoSources(vars []gdl.Symbol) []memoSource {
+	var out []memoSource
+	at := map[string]int{}
+	add := func(key string, v gdl.Symbol, term bool) {
+		i, ok := at[key]
+		if !ok {
+			i = len(out)
+			at[key] = i
+			out = append(out, memoSource{key: key, term: term})
+		}
+		if !slices.Contains(out[i].vars, v) {
+			out[i].vars = append(out[i].vars, v)
+		}
+	}
+	for _, v := range vars {
+		chain := em.rv.src[v]
+		for i := len(chain) - 1; i >= 0; i-- {
+			add(chain[i], v, true)
+		}
+	}
+	for i := len(em.scans) - 1; i >= 0; i-- {
+		for _, v := range vars {
+			if _, ok := em.scans[i].cols[v]; ok {
+				add(em.scans[i].row, v, false)
+			}
+		}
+	}
+	return out
+}
+
+// memoKeys returns the keys of a memo of function term t (memo): a source
+// that gives the most of its variables (k1), and, unless it gives them
+// all, one that gives the rest, or the value of the one variable left
+// (k2), but not a second term (its id, or a value read from it) when k1
+// is a term's id. It returns false when t's variables have no such
+// sources.
+func (em *emitter) memoKeys(t *gdl.Term) (k1, k2 string, ok bool) {
+	vars := t.Vars(nil)
+	srcs := em.memoSources(vars)
+	if len(srcs) == 0 {
+		return "", "", false
+	}
+	best := 0
+	for i, s := range srcs {
+		if len(s.vars) > len(srcs[best].vars) {
+			best = i
+		}
+	}
+	var rest []gdl.Symbol
+	for _, v := range vars {
+		if !slices.Contains(srcs[best].vars, v) {
+			rest = append(rest, v)
+		}
+	}
+	k1 = srcs[best].key
+	if len(rest) == 0 {
+		return k1, "", true
+	}
+	for i, s := range srcs {
+		if i == best || s.term && srcs[best].term {
+			// (two terms' ids: the pairs of facts that meet in the
+			// states, as hex's cells, are more than a memo's ways)
+			continue
+		}
+		all := true
+		for _, v := range rest {
+			all = all && slices.Contains(s.vars, v)
+		}
+		if all {
+			return k1, s.key, true
+		}
+	}
+	if len(rest) == 1 && !(srcs[best].term && len(em.rv.src[rest[0]]) > 0) {
+		return k1, em.rv.bound[rest[0]], true
+	}
+	// (the values of two variables packed into the second key: where
+	// they come from two other static relations' rows, as
+	// connectFourSimultaneous' open cells, a source meets more pairs than
+	// a memo has ways, and the misses cost more than the hits save)
+	return "", "", false
+}
+
+// memo writes the lookup (or interning) of function term t through a memo
+// of this place in the rules, when its variables' values come from one or
+// two sources (memoKeys): its id is read by the sources' keys (rt.Memo by
+// one, rt.Memo2 by two), and looked up in the store only the first time.
+// It returns the variable that holds the id (-1 for a term looked up that
+// does not exist), or false when t has no such sources. The terms a rule
+// builds from a fact, or from a fact and a static relation's row, recur
+// state after state (ticTacToe's rows look up (cell ?m 2 ?x) from each fact
+// (cell ?m 1 ?x); reversi's lines, a neighbour's cell from a static row of
+// directions and the player): an array read replaces a hash lookup.
+func (em *emitter) memo(t *gdl.Term, intern bool) (string, bool) {
+	k1, k2, ok := em.memoKeys(t)
+	if !ok {
+		return "", false
+	}
 	em.noMemo = true
 	call := em.expr(t, intern)
 	em.noMemo = false
-	em.gen.memos++
-	name := fmt.Sprintf("M%d", em.gen.memos)
+	em.gen.memos = append(em.gen.memos, k2 != "")
+	name := fmt.Sprintf("M%d", len(em.gen.memos))
+	keys := k1
+	if k2 != "" {
+		keys += ", " + k2
+	}
 	x := em.rv.newVar("x")
-	em.line("%s = %s.Get(%s)", x, name, s)
+	em.line("%s = %s.Get(%s)", x, name, keys)
 	em.line("if %s < 0 {", x)
-	em.line("\t%s = %s.Put(%s, %s)", x, name, s, call)
+	em.line("\t%s = %s.Put(%s, %s)", x, name, keys, call)
 	em.line("}")
-	return x
+	return x, true
 }
 
 // auxExpr returns the auxiliary column holding function term t for the
@@ -1964,8 +2051,12 @@ func (gen *generator) emitProgram(version, rulesSHA string) (*generated, error) 
 			fmt.Fprintf(&m, "var X%d_%d = R%d.AddIndex(%s)\n", r.id, i, r.id, strings.Join(cs, ", "))
 		}
 	}
-	for i := 1; i <= gen.memos; i++ {
-		fmt.Fprintf(&m, "var M%d rt.Memo\n", i)
+	for i, two := range gen.memos {
+		kind := "Memo"
+		if two {
+			kind = "Memo2"
+		}
+		fmt.Fprintf(&m, "var M%d rt.%s\n", i+1, kind)
 	}
 	m.WriteString("\n// Setup fills in the design's engine.\nfunc Setup() *rt.Engine {\n")
 	fmt.Fprintf(&m, "\tE.Version = %s\n\tE.RulesSHA = %s\n\tE.Data = data\n", strconv.Quote(version), strconv.Quote(rulesSHA))

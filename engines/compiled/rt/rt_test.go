@@ -373,8 +373,8 @@ func TestMemo(t *testing.T) {
 	if got := m.Get(5); got != -1 {
 		t.Fatalf("empty memo: Get(5) = %d, want -1", got)
 	}
-	if got := m.Put(5, -1); got != -1 || m.Get(5) != -1 {
-		t.Fatalf("Put(5, -1) = %d, then Get(5) = %d; want -1, -1 (not kept)", got, m.Get(5))
+	if got := m.Put(5, -1); got != -1 || m.Get(5) != -1 || len(m.ids) != 0 {
+		t.Fatalf("Put(5, -1) = %d, then Get(5) = %d, %d ids; want -1, -1, 0 (not kept)", got, m.Get(5), len(m.ids))
 	}
 	if got := m.Put(5, 0); got != 0 || m.Get(5) != 0 {
 		t.Fatalf("Put(5, 0) = %d, then Get(5) = %d; want 0, 0", got, m.Get(5))
@@ -389,5 +389,36 @@ func TestMemo(t *testing.T) {
 	m.Put(memoCap-1, 9)
 	if m.Get(memoCap-1) != 9 || len(m.ids) != memoCap {
 		t.Fatalf("Put(memoCap-1, 9): Get = %d, %d ids; want 9, memoCap", m.Get(memoCap-1), len(m.ids))
+	}
+}
+
+// TestMemo2: a Memo2 keeps memoWays second keys per source, the first met;
+// never -1, nor a key -1, nor a source from memo2Cap on.
+func TestMemo2(t *testing.T) {
+	var m Memo2
+	if m.Get(3, 0) != -1 {
+		t.Fatal("empty memo: Get(3, 0) != -1")
+	}
+	for k := int32(0); k < memoWays+1; k++ {
+		m.Put(3, k, 100+k)
+	}
+	for k := int32(0); k < memoWays; k++ {
+		if got := m.Get(3, k); got != 100+k {
+			t.Errorf("Get(3, %d) = %d, want %d", k, got, 100+k)
+		}
+	}
+	if got := m.Get(3, memoWays); got != -1 {
+		t.Errorf("a key past the ways: Get(3, %d) = %d, want -1 (not kept)", memoWays, got)
+	}
+	if m.Get(2, 0) != -1 || m.Get(4, 0) != -1 {
+		t.Error("a source's keys reach another source")
+	}
+	m.Put(5, 1, -1)
+	m.Put(5, -1, 7)
+	if m.Get(5, 1) != -1 || m.Get(5, -1) != -1 {
+		t.Errorf("Get(5, 1) = %d, Get(5, -1) = %d; want -1, -1 (not kept)", m.Get(5, 1), m.Get(5, -1))
+	}
+	if got := m.Put(memo2Cap, 0, 9); got != 9 || m.Get(memo2Cap, 0) != -1 {
+		t.Errorf("Put(memo2Cap, 0, 9) = %d, Get = %d; want 9, -1 (not kept)", got, m.Get(memo2Cap, 0))
 	}
 }

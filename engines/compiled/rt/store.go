@@ -458,3 +458,56 @@ func (m *Memo) Put(s, id int32) int32 {
 	m.ids[s] = id + 1
 	return id
 }
+
+// memoWays is the number of second keys a Memo2 keeps per source.
+const memoWays = 4
+
+// Memo2 is a Memo by two keys: a source (a term's id, or a static
+// relation's row) and a second key (another source, or the value of the
+// term's other variable), memoWays second keys per source, the first met
+// kept.
+type Memo2 struct {
+	slots []int32 // per source, memoWays pairs: second key + 1, id + 1; 0 empty
+}
+
+// memo2Cap bounds the sources a Memo2 keeps: 32 bytes each, 1 MiB at most
+// per place in the rules.
+const memo2Cap = 1 << 15
+
+// Get returns the id kept for source s and second key k, or -1 when none
+// is. A hit counts as the lookup it replaces (Work).
+func (m *Memo2) Get(s, k int32) int32 {
+	i := uint(uint32(s)) * (2 * memoWays)
+	if i+2*memoWays <= uint(len(m.slots)) {
+		sl := m.slots[i : i+2*memoWays : i+2*memoWays]
+		k++
+		for j := 0; j < 2*memoWays; j += 2 {
+			if sl[j] == k {
+				Work++
+				return sl[j+1] - 1
+			}
+		}
+	}
+	return -1
+}
+
+// Put keeps id for source s and second key k, when it is a term's id, s is
+// under memo2Cap, k is not -1 and a way of s is free, and returns id.
+func (m *Memo2) Put(s, k, id int32) int32 {
+	if id < 0 || uint32(s) >= memo2Cap || k < 0 {
+		return id
+	}
+	i := int(s) * 2 * memoWays
+	if i >= len(m.slots) {
+		n := min(max(2*len(m.slots), i+2*memoWays, 64*2*memoWays), memo2Cap*2*memoWays)
+		m.slots = append(m.slots, make([]int32, n-len(m.slots))...)
+	}
+	sl := m.slots[i : i+2*memoWays]
+	for j := 0; j < 2*memoWays; j += 2 {
+		if sl[j] == 0 {
+			sl[j], sl[j+1] = k+1, id+1
+			break
+		}
+	}
+	return id
+}
