@@ -472,3 +472,46 @@ func TestClearEmpty(t *testing.T) {
 		e.Clear()
 	}
 }
+
+// TestPackTuple: packTuple, unrolled by width, packs as its loop (value i
+// at bit packBits[width]*i, under 1<<packBits[width] each) or refuses as
+// it does, for every width, values at the bounds and random ones.
+func TestPackTuple(t *testing.T) {
+	loop := func(t []int32) (uint64, bool) {
+		if len(t) > maxPack {
+			return 0, false
+		}
+		b := packBits[len(t)]
+		k := uint64(1) << 63
+		for i, v := range t {
+			if uint32(v) >= 1<<b {
+				return 0, false
+			}
+			k |= uint64(v) << (b * uint(i))
+		}
+		return k, true
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for w := 0; w <= maxPack+1; w++ {
+		b := uint(15)
+		if w <= maxPack {
+			b = packBits[w]
+		}
+		values := []int32{0, 1, 1<<b - 1, 1 << b, -1, 1 << 20}
+		for range 2000 {
+			tu := make([]int32, w)
+			for i := range tu {
+				if rng.IntN(2) == 0 {
+					tu[i] = values[rng.IntN(len(values))]
+				} else {
+					tu[i] = int32(rng.IntN(1 << b))
+				}
+			}
+			k1, ok1 := packTuple(tu)
+			k2, ok2 := loop(tu)
+			if k1 != k2 || ok1 != ok2 {
+				t.Fatalf("packTuple(%v) = %x, %v; the loop's: %x, %v", tu, k1, ok1, k2, ok2)
+			}
+		}
+	}
+}
