@@ -195,6 +195,7 @@ func TestBuildKeepsDesign(t *testing.T) {
 	require.Contains(t, stderr, "warm-up: kept "+kept, "a run given no design plays the warm-up")
 	require.NotEqual(t, "bottom-up", kept, "the test needs a game whose warm-up keeps another design than the first")
 	assert.Equal(t, []string{"-design", kept}, prog.Args)
+	assert.Contains(t, prog.Info, "design kept at the build: "+kept, "engine info says which design the build kept")
 	warm, err := compiled.Native(tg.game, tg.rules)
 	require.NoError(t, err)
 	assert.Equal(t, prog.Args, warm.Args, "a cache hit")

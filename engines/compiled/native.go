@@ -247,13 +247,13 @@ func prepare(g *gdl.Game, sha string) (*engines.NativeProgram, error) {
 		return nil, err
 	}
 	build := time.Since(bstart)
-	chooseDesign(tmp)
+	chosen := chooseDesign(tmp)
 	b, err := os.ReadFile(filepath.Join(tmp, progName))
 	if err != nil {
 		return nil, fmt.Errorf("compiled: the build made no program: %w", err)
 	}
 	sum := sha256.Sum256(b)
-	if err := os.WriteFile(filepath.Join(tmp, infoName), []byte(out.stats+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, infoName), []byte(out.stats+"\n"+chosen+"\n"), 0o644); err != nil {
 		return nil, fmt.Errorf("compiled: the cache folder %s is not writable: %w", parent, err)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, markerName), []byte(fmt.Sprintf("%d %s\n", len(b), hex.EncodeToString(sum[:]))), 0o644); err != nil {
@@ -278,9 +278,11 @@ const chooseTimeout = 2 * time.Minute
 // seconds), and its choice is the same in every process, as it counts work,
 // not time. A warm-up that fails or runs past chooseTimeout records
 // nothing: each run then plays its own, as before, and reports what goes
-// wrong. The time it takes is part of the setup (the first run's
-// initMilliseconds), not of codegen or build.
-func chooseDesign(dir string) {
+// wrong. It returns the line that says which design it kept, or why none,
+// for info.txt (gdlperf engine info prints it). The time it takes is part
+// of the setup (the first run's initMilliseconds), not of codegen or
+// build.
+func chooseDesign(dir string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), chooseTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(dir, progName), "-choose")
@@ -290,16 +292,31 @@ func chooseDesign(dir string) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	if os.Getenv("GDLPERF_COMPILED_WARMUP_LOG") != "" {
-		cmd.Stderr = os.Stderr // the warm-up's log, asked for
+		cmd.Stderr = io.MultiWriter(&stderr, os.Stderr) // the warm-up's log, asked for
 	}
+	const none = "design kept at the build: none (its warm-up %s); each run plays its own warm-up"
 	out, err := cmd.Output()
-	if err != nil {
-		return
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Sprintf(none, fmt.Sprintf("ran past %s", chooseTimeout))
+	case err != nil:
+		msg := err.Error()
+		if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); lines[len(lines)-1] != "" {
+			msg += ": " + lines[len(lines)-1] // the error, after any log
+		}
+		return fmt.Sprintf(none, "failed: "+msg)
 	}
-	if name := strings.TrimSpace(string(out)); knownDesign(name) {
-		os.WriteFile(filepath.Join(dir, designName), []byte(name+"\n"), 0o644)
+	name := strings.TrimSpace(string(out))
+	if !knownDesign(name) {
+		return fmt.Sprintf(none, fmt.Sprintf("named no design: %q", name))
 	}
+	if err := os.WriteFile(filepath.Join(dir, designName), []byte(name+"\n"), 0o644); err != nil {
+		return fmt.Sprintf(none, "was not recorded: "+err.Error())
+	}
+	return "design kept at the build: " + name
 }
 
 // readDesign returns the arguments that give a program the design its

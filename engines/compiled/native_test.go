@@ -71,3 +71,25 @@ func TestSweepBuilds(t *testing.T) {
 		assert.DirExists(t, d)
 	}
 }
+
+// TestChooseDesignSays: the line chooseDesign gives info.txt names the
+// design the build's warm-up kept, or says why it kept none (the program
+// failed: its last line of stderr; it named no design) and that each run
+// then plays its own warm-up; only a design is recorded.
+func TestChooseDesignSays(t *testing.T) {
+	for _, c := range []struct {
+		script, want string
+		recorded     bool
+	}{
+		{"echo 'warm-up: bottom-up: 10 state changes' >&2; echo incremental", "design kept at the build: incremental", true},
+		{"echo 'warm-up: bottom-up: 10 state changes' >&2; echo 'compiled: the relations hold too many values' >&2; exit 1",
+			"design kept at the build: none (its warm-up failed: exit status 1: compiled: the relations hold too many values); each run plays its own warm-up", false},
+		{"echo sideways", `design kept at the build: none (its warm-up named no design: "sideways"); each run plays its own warm-up`, false},
+	} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, progName), []byte("#!/bin/sh\n"+c.script+"\n"), 0o755))
+		assert.Equal(t, c.want, chooseDesign(dir), c.script)
+		_, err := os.Stat(filepath.Join(dir, designName))
+		assert.Equal(t, c.recorded, err == nil, "recorded: %s", c.script)
+	}
+}
