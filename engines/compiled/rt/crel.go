@@ -548,7 +548,10 @@ type CIndex struct {
 func (ix *CIndex) rowKey(r *CRel, row int32) (uint32, uint64) {
 	var k [maxPack]int32
 	d := r.Data[row*r.W:]
-	if len(ix.Cols) <= maxPack {
+	if key, ok := packCols(d, ix.Cols); ok {
+		return hashKey(key) & ix.mask, key
+	}
+	if len(ix.Cols) > 4 && len(ix.Cols) <= maxPack {
 		for i, c := range ix.Cols {
 			k[i] = d[c]
 		}

@@ -935,18 +935,11 @@ func (ix *Index) keyHash(r *Rel, row int32) uint32 {
 // layout; 0 where they do not pack) and the key's hash.
 func (ix *Index) rowKey(r *Rel, row int32) (uint64, uint32) {
 	d := r.Data[row*r.W:]
-	if len(ix.Cols) <= 4 {
-		k := uint64(1) << 63
-		for j, c := range ix.Cols {
-			v := d[c]
-			if uint32(v) >= 1<<15 {
-				return 0, ix.keyHash(r, row)
-			}
-			k |= uint64(v) << (15 * j)
-		}
+	k, ok := packCols(d, ix.Cols)
+	if ok {
 		return k, hashKey(k)
 	}
-	if len(ix.Cols) <= maxPack {
+	if len(ix.Cols) > 4 && len(ix.Cols) <= maxPack {
 		var t [maxPack]int32
 		for j, c := range ix.Cols {
 			t[j] = d[c]
@@ -956,6 +949,35 @@ func (ix *Index) rowKey(r *Rel, row int32) (uint64, uint32) {
 		}
 	}
 	return 0, ix.keyHash(r, row)
+}
+
+// packCols packs columns cs of row d as packTuple does, unrolled for up to
+// four columns (a loop's shift by a variable cost englishDraughts a
+// percent), or returns false (more columns, or a value out of range).
+func packCols(d []int32, cs []int32) (uint64, bool) {
+	switch len(cs) {
+	case 1:
+		a := d[cs[0]]
+		if uint32(a) < 1<<15 {
+			return pack1(a), true
+		}
+	case 2:
+		a, b := d[cs[0]], d[cs[1]]
+		if uint32(a)|uint32(b) < 1<<15 {
+			return pack2(a, b), true
+		}
+	case 3:
+		a, b, c := d[cs[0]], d[cs[1]], d[cs[2]]
+		if uint32(a)|uint32(b)|uint32(c) < 1<<15 {
+			return pack3(a, b, c), true
+		}
+	case 4:
+		a, b, c, e := d[cs[0]], d[cs[1]], d[cs[2]], d[cs[3]]
+		if uint32(a)|uint32(b)|uint32(c)|uint32(e) < 1<<15 {
+			return pack4(a, b, c, e), true
+		}
+	}
+	return 0, false
 }
 
 // hashOf returns the hash of the key of row, k packed (or 0).

@@ -475,7 +475,8 @@ func TestClearEmpty(t *testing.T) {
 
 // TestPackTuple: packTuple, unrolled by width, packs as its loop (value i
 // at bit packBits[width]*i, under 1<<packBits[width] each) or refuses as
-// it does, for every width, values at the bounds and random ones.
+// it does, for every width, values at the bounds and random ones; so does
+// packCols, an index's columns of a row.
 func TestPackTuple(t *testing.T) {
 	loop := func(t []int32) (uint64, bool) {
 		if len(t) > maxPack {
@@ -511,6 +512,21 @@ func TestPackTuple(t *testing.T) {
 			k2, ok2 := loop(tu)
 			if k1 != k2 || ok1 != ok2 {
 				t.Fatalf("packTuple(%v) = %x, %v; the loop's: %x, %v", tu, k1, ok1, k2, ok2)
+			}
+			if w >= 1 && w <= 4 {
+				// the columns of a row in reverse, as an index's
+				row := append([]int32{7}, tu...)
+				cols := make([]int32, w)
+				rev := make([]int32, w)
+				for i := range cols {
+					cols[i] = int32(w - i)
+					rev[i] = tu[w-1-i]
+				}
+				k3, ok3 := packCols(row, cols)
+				k4, ok4 := loop(rev)
+				if k3 != k4 || ok3 != ok4 {
+					t.Fatalf("packCols(%v, %v) = %x, %v; the loop's: %x, %v", row, cols, k3, ok3, k4, ok4)
+				}
 			}
 		}
 	}
