@@ -2000,7 +2000,7 @@ func (em *emitter) emitHead() {
 			sign = "sg"
 		}
 		args := em.tuple(h.Args, true)
-		if len(args) <= 3 {
+		if len(args) <= 4 {
 			em.line("%s.Count%d(%s)", rn, len(args), strings.Join(append(args, sign), ", "))
 		} else {
 			em.line("%s.CountN([]int32{%s}, %s)", rn, strings.Join(args, ", "), sign)

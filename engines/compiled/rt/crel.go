@@ -430,6 +430,19 @@ func (r *CRel) Count3(a, b, c, s int32) {
 	r.count(t[:], s)
 }
 
+// Count4 is CountN for width 4 (skirmish counted a fifth of its
+// instructions through CountN's slice).
+func (r *CRel) Count4(a, b, c, d, s int32) {
+	if uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<15 {
+		if row := r.rowByKey(pack4(a, b, c, d)); row >= 0 {
+			r.bump(row, s)
+			return
+		}
+	}
+	t := [4]int32{a, b, c, d}
+	r.count(t[:], s)
+}
+
 // ZeroCounts starts a recount: every row's count is 0, to be counted
 // again (then Settle), and the base facts are counted.
 func (r *CRel) ZeroCounts() {

@@ -26,7 +26,8 @@ func (m *crelModel) in(t [3]int32, view uint8) bool {
 // checks after each Settle the views (HasNew, HasOld), the rows of Delta
 // and their signs, every index chain against the rows of each view, and
 // Rows; then Flush. Rows die and come back (zombies), and enough die at
-// once for sweeps.
+// once for sweeps. The same counts through Count4 on a relation of width 4
+// give the same views.
 func TestCRelRounds(t *testing.T) {
 	for seed := range uint64(6) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -34,6 +35,7 @@ func TestCRelRounds(t *testing.T) {
 			r := NewCRel(3)
 			ix0 := r.AddIndex(0)
 			ix12 := r.AddIndex(1, 2)
+			r4 := NewCRel(4) // the same tuples, 9 inserted: Count4
 			m := &crelModel{old: map[[3]int32]int32{}, cur: map[[3]int32]int32{}}
 			val := func() int32 {
 				if rng.IntN(10) == 0 {
@@ -58,6 +60,7 @@ func TestCRelRounds(t *testing.T) {
 					}
 					m.cur[tu] += s
 					r.Count3(tu[0], tu[1], tu[2], s)
+					r4.Count4(tu[0], tu[1], 9, tu[2], s)
 				}
 				if round%10 == 9 {
 					// many die at once: a sweep frees the zombies
@@ -71,6 +74,7 @@ func TestCRelRounds(t *testing.T) {
 					for _, k := range ks {
 						if rng.IntN(3) > 0 {
 							r.count(k[:], -m.cur[k])
+							r4.count([]int32{k[0], k[1], 9, k[2]}, -m.cur[k])
 							m.cur[k] = 0
 						}
 					}
@@ -78,6 +82,19 @@ func TestCRelRounds(t *testing.T) {
 				r.Settle()
 				check(t, r, ix0, ix12, m, round)
 				r.Flush()
+				r4.Settle()
+				for k := range m.cur {
+					for _, view := range []uint8{StNew, StOld} {
+						has := r4.HasNewN
+						if view == StOld {
+							has = r4.HasOldN
+						}
+						if got := has([]int32{k[0], k[1], 9, k[2]}); got != m.in(k, view) {
+							t.Fatalf("round %d: width 4: %v in view %d: %v, want %v", round, k, view, got, m.in(k, view))
+						}
+					}
+				}
+				r4.Flush()
 				m.old = map[[3]int32]int32{}
 				for k, v := range m.cur {
 					if v > 0 {
