@@ -1812,10 +1812,11 @@ func (em *emitter) tuple(ts []*gdl.Term, intern bool) []string {
 }
 
 // callN returns the call of recv's op for the tuple args: the method of
-// its width (Add2, HasNew3) up to three values, and four for a plain
-// relation's Add and Has, else the one that takes a slice (AddN).
+// its width (Add2, HasNew3) up to three values, four for a plain
+// relation's Has and six for its Add, else the one that takes a slice
+// (AddN).
 func callN(recv, op string, args []string) string {
-	if n := len(args); n <= 3 || n == 4 && (op == "Has" || op == "Add") {
+	if n := len(args); n <= 3 || n == 4 && (op == "Has" || op == "Add") || n <= 6 && op == "Add" {
 		return fmt.Sprintf("%s.%s%d(%s)", recv, op, len(args), strings.Join(args, ", "))
 	}
 	return fmt.Sprintf("%s.%sN([]int32{%s})", recv, op, strings.Join(args, ", "))

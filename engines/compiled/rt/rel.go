@@ -502,6 +502,10 @@ func (r *Rel) addAt(i uint32, key uint64, t []int32) {
 		r.Data = append(r.Data, t[0], t[1], t[2])
 	case 4:
 		r.Data = append(r.Data, t[0], t[1], t[2], t[3])
+	case 5:
+		r.Data = append(r.Data, t[0], t[1], t[2], t[3], t[4])
+	case 6:
+		r.Data = append(r.Data, t[0], t[1], t[2], t[3], t[4], t[5])
 	default:
 		r.Data = append(r.Data, t...)
 	}
@@ -680,6 +684,37 @@ func (r *Rel) Add4(a, b, c, d int32) bool {
 	if uint32(a)|uint32(b)|uint32(c)|uint32(d) < 1<<15 {
 		Work++
 		key := pack4(a, b, c, d)
+		i, ok := r.probe(key)
+		if !ok {
+			r.addAt(i, key, t[:])
+		}
+		return !ok
+	}
+	return r.AddN(t[:])
+}
+
+// Add5 is AddN for width 5, as Add4 (speedChess' and checkers' relations
+// of five columns, through AddN's slice and loop).
+func (r *Rel) Add5(a, b, c, d, e int32) bool {
+	t := [5]int32{a, b, c, d, e}
+	if uint32(a)|uint32(b)|uint32(c)|uint32(d)|uint32(e) < 1<<12 {
+		Work++
+		key := uint64(1)<<63 | uint64(a) | uint64(b)<<12 | uint64(c)<<24 | uint64(d)<<36 | uint64(e)<<48 // packTuple's
+		i, ok := r.probe(key)
+		if !ok {
+			r.addAt(i, key, t[:])
+		}
+		return !ok
+	}
+	return r.AddN(t[:])
+}
+
+// Add6 is AddN for width 6, as Add4 (amazons' moves and their paths).
+func (r *Rel) Add6(a, b, c, d, e, f int32) bool {
+	t := [6]int32{a, b, c, d, e, f}
+	if uint32(a)|uint32(b)|uint32(c)|uint32(d)|uint32(e)|uint32(f) < 1<<10 {
+		Work++
+		key := uint64(1)<<63 | uint64(a) | uint64(b)<<10 | uint64(c)<<20 | uint64(d)<<30 | uint64(e)<<40 | uint64(f)<<50 // packTuple's
 		i, ok := r.probe(key)
 		if !ok {
 			r.addAt(i, key, t[:])

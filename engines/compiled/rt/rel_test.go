@@ -357,7 +357,7 @@ func checkChains(t *testing.T, r *Rel, ix *Index) {
 // TestRelWidths adds and looks up random tuples of each width up to
 // past maxPack, with values on both sides of the width's packing bound
 // (packBits), by AddN and HasN and by the methods of the width (Add2 ..
-// Add4, Has2 .. Has4), against a model; two indexes, one on all columns
+// Add6, Has2 .. Has4), against a model; two indexes, one on all columns
 // but the last and one on the last two, find exactly the rows of a key.
 func TestRelWidths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -389,6 +389,10 @@ func TestRelWidths(t *testing.T) {
 				return r.Add3(k[0], k[1], k[2])
 			case 4:
 				return r.Add4(k[0], k[1], k[2], k[3])
+			case 5:
+				return r.Add5(k[0], k[1], k[2], k[3], k[4])
+			case 6:
+				return r.Add6(k[0], k[1], k[2], k[3], k[4], k[5])
 			}
 			return r.AddN(k[:w])
 		}
@@ -528,6 +532,37 @@ func TestPackTuple(t *testing.T) {
 					t.Fatalf("packCols(%v, %v) = %x, %v; the loop's: %x, %v", row, cols, k3, ok3, k4, ok4)
 				}
 			}
+		}
+	}
+}
+
+// TestAddWide: Add5 and Add6 keep the set of AddN (packTuple's keys): a
+// tuple added one way is not added again the other, in range of the packed
+// keys or not.
+func TestAddWide(t *testing.T) {
+	for _, w := range []int{5, 6} {
+		r := NewRel(int32(w))
+		add := func(k []int32) bool {
+			if w == 5 {
+				return r.Add5(k[0], k[1], k[2], k[3], k[4])
+			}
+			return r.Add6(k[0], k[1], k[2], k[3], k[4], k[5])
+		}
+		for i := range int32(200) {
+			k := []int32{i % 7, i % 11, i, 3, i % 5, 1000 + i}[:w]
+			if i%40 == 0 {
+				k[1] = 1 << 13 // out of both widths' range
+			}
+			first, second := add, r.AddN
+			if i%2 == 0 {
+				first, second = r.AddN, add
+			}
+			if !first(k) || second(k) || !r.HasN(k) {
+				t.Fatalf("width %d: %v added twice, or not found", w, k)
+			}
+		}
+		if r.N != 200 {
+			t.Fatalf("width %d: %d rows, want 200", w, r.N)
 		}
 	}
 }
