@@ -118,51 +118,45 @@ func packTuple(t []int32) (uint64, bool) {
 	// unrolled by width: a loop's shift by a variable and its check of
 	// each value cost amazons a sixth of its instructions (its relations
 	// of six columns, added and found in every state)
-	const m = 1 << 63
 	switch len(t) {
 	case 0:
-		return m, true
+		return 1 << 63, true
 	case 1:
-		if uint32(t[0]) >= 1<<15 {
-			return 0, false
+		if uint32(t[0]) < 1<<15 {
+			return pack1(t[0]), true
 		}
-		return m | uint64(t[0]), true
+		return 0, false
 	case 2:
-		a, b := uint32(t[0]), uint32(t[1])
-		if a|b >= 1<<15 {
-			return 0, false
+		if uint32(t[0])|uint32(t[1]) < 1<<15 {
+			return pack2(t[0], t[1]), true
 		}
-		return m | uint64(a) | uint64(b)<<15, true
+		return 0, false
 	case 3:
-		a, b, c := uint32(t[0]), uint32(t[1]), uint32(t[2])
-		if a|b|c >= 1<<15 {
-			return 0, false
+		if uint32(t[0])|uint32(t[1])|uint32(t[2]) < 1<<15 {
+			return pack3(t[0], t[1], t[2]), true
 		}
-		return m | uint64(a) | uint64(b)<<15 | uint64(c)<<30, true
+		return 0, false
 	case 4:
-		a, b, c, d := uint32(t[0]), uint32(t[1]), uint32(t[2]), uint32(t[3])
-		if a|b|c|d >= 1<<15 {
-			return 0, false
+		if uint32(t[0])|uint32(t[1])|uint32(t[2])|uint32(t[3]) < 1<<15 {
+			return pack4(t[0], t[1], t[2], t[3]), true
 		}
-		return m | uint64(a) | uint64(b)<<15 | uint64(c)<<30 | uint64(d)<<45, true
+		return 0, false
 	case 5:
-		a, b, c, d, e := uint32(t[0]), uint32(t[1]), uint32(t[2]), uint32(t[3]), uint32(t[4])
-		if a|b|c|d|e >= 1<<12 {
-			return 0, false
+		if uint32(t[0])|uint32(t[1])|uint32(t[2])|uint32(t[3])|uint32(t[4]) < 1<<12 {
+			return pack5(t[0], t[1], t[2], t[3], t[4]), true
 		}
-		return m | uint64(a) | uint64(b)<<12 | uint64(c)<<24 | uint64(d)<<36 | uint64(e)<<48, true
+		return 0, false
 	case 6:
-		a, b, c, d, e, f := uint32(t[0]), uint32(t[1]), uint32(t[2]), uint32(t[3]), uint32(t[4]), uint32(t[5])
-		if a|b|c|d|e|f >= 1<<10 {
-			return 0, false
+		if uint32(t[0])|uint32(t[1])|uint32(t[2])|uint32(t[3])|uint32(t[4])|uint32(t[5]) < 1<<10 {
+			return pack6(t[0], t[1], t[2], t[3], t[4], t[5]), true
 		}
-		return m | uint64(a) | uint64(b)<<10 | uint64(c)<<20 | uint64(d)<<30 | uint64(e)<<40 | uint64(f)<<50, true
+		return 0, false
 	}
 	if len(t) > maxPack {
 		return 0, false
 	}
 	b := packBits[len(t)]
-	k := uint64(m)
+	k := uint64(1) << 63
 	for i, v := range t {
 		if uint32(v) >= 1<<b {
 			return 0, false
@@ -183,6 +177,16 @@ func pack2(a, b int32) uint64    { return pack1(a) | uint64(b)<<15 }
 func pack3(a, b, c int32) uint64 { return pack2(a, b) | uint64(c)<<30 }
 func pack4(a, b, c, d int32) uint64 {
 	return pack3(a, b, c) | uint64(d)<<45
+}
+
+// pack5 and pack6 are packTuple's layouts of five values under 1<<12 and
+// six under 1<<10.
+func pack5(a, b, c, d, e int32) uint64 {
+	return 1<<63 | uint64(a) | uint64(b)<<12 | uint64(c)<<24 | uint64(d)<<36 | uint64(e)<<48
+}
+
+func pack6(a, b, c, d, e, f int32) uint64 {
+	return 1<<63 | uint64(a) | uint64(b)<<10 | uint64(c)<<20 | uint64(d)<<30 | uint64(e)<<40 | uint64(f)<<50
 }
 
 // slot returns the set slot of tuple t and whether it holds t.
@@ -699,7 +703,7 @@ func (r *Rel) Add5(a, b, c, d, e int32) bool {
 	t := [5]int32{a, b, c, d, e}
 	if uint32(a)|uint32(b)|uint32(c)|uint32(d)|uint32(e) < 1<<12 {
 		Work++
-		key := uint64(1)<<63 | uint64(a) | uint64(b)<<12 | uint64(c)<<24 | uint64(d)<<36 | uint64(e)<<48 // packTuple's
+		key := pack5(a, b, c, d, e)
 		i, ok := r.probe(key)
 		if !ok {
 			r.addAt(i, key, t[:])
@@ -714,7 +718,7 @@ func (r *Rel) Add6(a, b, c, d, e, f int32) bool {
 	t := [6]int32{a, b, c, d, e, f}
 	if uint32(a)|uint32(b)|uint32(c)|uint32(d)|uint32(e)|uint32(f) < 1<<10 {
 		Work++
-		key := uint64(1)<<63 | uint64(a) | uint64(b)<<10 | uint64(c)<<20 | uint64(d)<<30 | uint64(e)<<40 | uint64(f)<<50 // packTuple's
+		key := pack6(a, b, c, d, e, f)
 		i, ok := r.probe(key)
 		if !ok {
 			r.addAt(i, key, t[:])
